@@ -1,0 +1,34 @@
+import { ActionParam, defineAction } from '../../core';
+
+export const OPERATIONS = ['add', 'subtract', 'multiply', 'divide'] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+export class CalculatorParams {
+  @ActionParam({
+    type: 'select',
+    label: 'Operation',
+    required: true,
+    options: [
+      { label: 'Add', value: 'add' },
+      { label: 'Subtract', value: 'subtract' },
+      { label: 'Multiply', value: 'multiply' },
+      { label: 'Divide', value: 'divide' },
+    ],
+  })
+  operation!: Operation;
+
+  @ActionParam({ type: 'number', label: 'First number', required: true, placeholder: '10' })
+  a!: number;
+
+  @ActionParam({ type: 'number', label: 'Second number', required: true, placeholder: '5' })
+  b!: number;
+}
+
+export const calculatorAction = defineAction({
+  label: 'Calculate',
+  description: 'Add, subtract, multiply or divide two numbers on the server',
+  chains: { source: 43113 },
+  path: '/api/calculator',
+  params: CalculatorParams,
+  responseType: 'data',
+});

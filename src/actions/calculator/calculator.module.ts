@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { CalculatorController } from './calculator.controller';
+import { CalculatorService } from './calculator.service';
+
+@Module({ controllers: [CalculatorController], providers: [CalculatorService] })
+export class CalculatorModule {}

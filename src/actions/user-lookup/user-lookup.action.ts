@@ -1,0 +1,21 @@
+import { ActionParam, defineAction } from '../../core';
+
+export class UserLookupParams {
+  @ActionParam({
+    type: 'string',
+    label: 'User ID',
+    required: true,
+    placeholder: '1',
+    maxLength: 64,
+  })
+  userId!: string;
+}
+
+export const userLookupAction = defineAction({
+  label: 'Look up user',
+  description: 'Show a user profile by its identifier',
+  chains: { source: 43113 },
+  path: '/api/user-lookup',
+  params: UserLookupParams,
+  responseType: 'data',
+});

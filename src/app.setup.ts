@@ -1,0 +1,86 @@
+import { BadRequestException, type NestApplicationOptions } from '@nestjs/common';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { AppConfig } from './config/app.config';
+
+/** Headers a mini-app client sends; browsers may send them cross-origin. */
+export const CORS_ALLOWED_HEADERS = [
+  'Content-Type',
+  'x-user-address',
+  'x-wallet-address',
+  'x-source-chain',
+  'x-chain-id',
+  'x-destination-chain',
+  'x-request-id',
+].join(', ');
+export const CORS_EXPOSED_HEADERS = [
+  'x-request-id',
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+].join(', ');
+const CORS_METHODS = 'GET, POST, OPTIONS';
+
+const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Reuses a caller's request id when it is safe to echo, so traces join up across services. */
+function requestId(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** Nest's own body parsers stay off: setupApp reads every body as JSON, empty bodies included. */
+export const APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
+
+export function createAdapter(config: AppConfig): FastifyAdapter {
+  return new FastifyAdapter({
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: requestId,
+  });
+}
+
+/** Everything main.ts and the tests both need on top of the module graph. */
+export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
+  const fastify = app.getHttpAdapter().getInstance();
+
+  // Clients send JSON, sometimes with no body or a missing/odd content type: read any body as JSON.
+  const parseJson = (
+    _req: unknown,
+    body: string,
+    done: (err: Error | null, value?: unknown) => void,
+  ): void => {
+    if (body.trim() === '') return done(null, undefined);
+    try {
+      done(
+        null,
+        JSON.parse(body, (key, value: unknown) => (key === '__proto__' ? undefined : value)),
+      );
+    } catch {
+      done(new BadRequestException('Request body is not valid JSON'));
+    }
+  };
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
+
+  fastify.addHook('onRequest', (req, reply, done) => {
+    void reply.headers({
+      'x-request-id': req.id,
+      'access-control-allow-methods': CORS_METHODS,
+      'access-control-allow-headers': CORS_ALLOWED_HEADERS,
+    });
+    done();
+  });
+  app.enableCors({
+    origin: '*',
+    methods: CORS_METHODS,
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    optionsSuccessStatus: 200,
+    strictPreflight: false,
+  });
+  app.enableShutdownHooks();
+  return app;
+}

@@ -1,0 +1,108 @@
+import { HttpStatus } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { getAddress, isAddress } from 'viem';
+import type { RequestContext } from './action.types';
+import { ActionException, invalidParams, type ParamProblem } from './action.exception';
+
+type Bag = Record<string, unknown>;
+
+/** What an action request carries once its body, query and headers are read. */
+export interface ActionRequest {
+  context: RequestContext;
+  /** Parameters as sent: `body.params`, else the flat body; the query fills what is missing. */
+  input: (name: string) => unknown;
+}
+
+const parsed = new WeakMap<FastifyRequest, ActionRequest>();
+
+const isBag = (value: unknown): value is Bag =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const own = (bag: Bag | undefined, key: string): unknown =>
+  bag !== undefined && Object.hasOwn(bag, key) ? bag[key] : undefined;
+const present = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
+
+function first(...values: unknown[]): unknown {
+  return values.find(present);
+}
+
+function readBody(body: unknown): { params: Bag; context?: Bag } {
+  if (body === undefined || body === null) return { params: {} };
+  if (!isBag(body))
+    throw new ActionException(HttpStatus.BAD_REQUEST, 'Request body must be a JSON object');
+  const context = isBag(body.context) ? body.context : undefined;
+  if (!Object.hasOwn(body, 'params')) return { params: body, context };
+  if (!isBag(body.params))
+    throw invalidParams([{ name: 'params', message: 'params must be an object' }]);
+  return { params: body.params, context };
+}
+
+function readAddress(value: unknown, problems: ParamProblem[]): RequestContext['userAddress'] {
+  if (!present(value)) return undefined;
+  if (typeof value === 'string' && isAddress(value.trim())) return getAddress(value.trim());
+  problems.push({ name: 'userAddress', message: 'userAddress must be a valid address' });
+  return undefined;
+}
+
+function readChain(name: string, value: unknown, problems: ParamProblem[]): number | undefined {
+  if (!present(value)) return undefined;
+  const chain = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  if (Number.isSafeInteger(chain) && (chain as number) > 0) return chain as number;
+  problems.push({ name, message: `${name} must be a valid chain id` });
+  return undefined;
+}
+
+function parse(req: FastifyRequest): ActionRequest {
+  const { params, context: bodyContext } = readBody(req.body);
+  const query = isBag(req.query) ? req.query : undefined;
+  const header = (name: string): unknown => req.headers[name];
+  const problems: ParamProblem[] = [];
+  const context: RequestContext = {
+    requestId: req.id,
+    userAddress: readAddress(
+      first(
+        header('x-user-address'),
+        header('x-wallet-address'),
+        own(query, 'userAddress'),
+        own(bodyContext, 'userAddress'),
+      ),
+      problems,
+    ),
+    sourceChain: readChain(
+      'sourceChain',
+      first(
+        header('x-source-chain'),
+        header('x-chain-id'),
+        own(query, 'chainId'),
+        own(bodyContext, 'sourceChain'),
+      ),
+      problems,
+    ),
+    destinationChain: readChain(
+      'destinationChain',
+      first(
+        header('x-destination-chain'),
+        own(query, 'destinationChain'),
+        own(bodyContext, 'destinationChain'),
+      ),
+      problems,
+    ),
+  };
+  if (problems.length > 0) throw invalidParams(problems);
+  return {
+    context,
+    input: (name) => {
+      const fromBody = own(params, name);
+      return present(fromBody) ? fromBody : own(query, name);
+    },
+  };
+}
+
+/** Reads (once per request) the parameters and the context; a malformed one is a 400. */
+export function readActionRequest(req: FastifyRequest): ActionRequest {
+  let request = parsed.get(req);
+  if (!request) {
+    request = parse(req);
+    parsed.set(req, request);
+  }
+  return request;
+}

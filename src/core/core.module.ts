@@ -1,0 +1,30 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { ActionExceptionFilter } from './action-exception.filter';
+import { ActionRegistry } from './action.registry';
+import { EnvelopeInterceptor } from './envelope.interceptor';
+import { HealthController } from './health.controller';
+import { MetadataController } from './metadata.controller';
+import { UserContextGuard } from './user-context.guard';
+
+/** The contract kit: every cross-cutting piece is registered here, once, for every action. */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: CoreModule,
+      imports: [DiscoveryModule],
+      controllers: [HealthController, MetadataController],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        ActionRegistry,
+        { provide: APP_GUARD, useClass: UserContextGuard },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_FILTER, useClass: ActionExceptionFilter },
+      ],
+      exports: [APP_CONFIG, ActionRegistry],
+    };
+  }
+}

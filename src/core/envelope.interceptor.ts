@@ -1,0 +1,73 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { map, type Observable } from 'rxjs';
+import { ACTION_KEY } from './action.decorator';
+import type {
+  ActionDeclaration,
+  ActionResult,
+  DynamicActionDataResponse,
+  ExecutionResponse,
+} from './action.types';
+import { isExecutionResponse } from './response-guards';
+import { responseMetadata } from './response-metadata';
+
+/**
+ * Shapes what action handlers return: data-mode results get the contract's envelope with timing
+ * metadata; transaction-mode results must be an ExecutionResponse. Mixing the two is a bug.
+ */
+@Injectable()
+export class EnvelopeInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const declaration = this.reflector.get<ActionDeclaration | undefined>(
+      ACTION_KEY,
+      context.getClass(),
+    );
+    if (!declaration) return next.handle();
+    const http = context.switchToHttp();
+    const req = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    if (declaration.responseType === 'data') {
+      return next
+        .handle()
+        .pipe(map((result: unknown) => this.envelope(declaration, req, reply, result)));
+    }
+    return next.handle().pipe(map((result: unknown) => this.transaction(declaration, result)));
+  }
+
+  private envelope(
+    declaration: ActionDeclaration,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    result: unknown,
+  ): DynamicActionDataResponse {
+    const { data, message, metadata } = (result ?? {}) as ActionResult;
+    if (isExecutionResponse(data) || isExecutionResponse(result)) {
+      throw this.modeError(declaration, 'a data-mode handler returned a transaction');
+    }
+    return {
+      success: true,
+      data,
+      message,
+      statusCode: reply.statusCode,
+      metadata: { ...metadata, ...responseMetadata(req, reply) },
+    };
+  }
+
+  private transaction(declaration: ActionDeclaration, result: unknown): ExecutionResponse {
+    if (!isExecutionResponse(result)) {
+      throw this.modeError(
+        declaration,
+        'a transaction-mode handler returned something other than a transaction',
+      );
+    }
+    return result;
+  }
+
+  /** A programming error: the exception filter answers 500 and logs it with the path. */
+  private modeError(declaration: ActionDeclaration, problem: string): Error {
+    return new Error(`Action ${declaration.path}: ${problem}`);
+  }
+}

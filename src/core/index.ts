@@ -1,0 +1,6 @@
+export * from './action.types';
+export * from './action.decorator';
+export * from './action-param.decorator';
+export * from './action-args.decorator';
+export * from './action.exception';
+export { isDataResponse, isExecutionResponse } from './response-guards';
