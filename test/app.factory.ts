@@ -1,0 +1,51 @@
+import type { Type } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+import { AppModule } from '../src/app.module';
+import { APP_OPTIONS, createAdapter, setupApp } from '../src/app.setup';
+import { loadConfig } from '../src/config/app.config';
+
+export interface TestAppOptions {
+  /** Environment variables on top of `NODE_ENV=test`. */
+  env?: Record<string, string>;
+  /** Action modules to serve instead of the real list. */
+  actions?: readonly Type[];
+}
+
+/** Builds the application exactly as main.ts does, through the Nest testing module. */
+export async function createTestApp({ env = {}, actions }: TestAppOptions = {}): Promise<NestFastifyApplication> {
+  const config = loadConfig({ NODE_ENV: 'test', ...env });
+  const moduleRef = await Test.createTestingModule({
+    imports: [AppModule.forRoot({ config, actions })],
+  }).compile();
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createAdapter(config), {
+    ...APP_OPTIONS,
+    logger: false,
+  });
+  setupApp(app);
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return app;
+}
+
+export interface InjectedJson<T = Record<string, unknown>> {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: T;
+}
+
+/** A POST through Fastify's inject, parsed as JSON (every answer of the service is JSON). */
+export async function postJson<T = Record<string, unknown>>(
+  app: NestFastifyApplication,
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+): Promise<InjectedJson<T>> {
+  const response = await app.inject({
+    method: 'POST',
+    url,
+    headers: payload === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    payload: payload === undefined ? undefined : JSON.stringify(payload),
+  });
+  return { status: response.statusCode, headers: response.headers, body: response.json<T>() };
+}
