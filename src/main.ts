@@ -5,9 +5,10 @@ import { APP_OPTIONS, createAdapter, setupApp } from './app.setup';
 import { loadConfig } from './config/app.config';
 
 async function bootstrap(): Promise<void> {
-  const config = loadConfig();
+  const env = process.env;
+  const config = loadConfig(env);
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot({ config }),
+    AppModule.forRoot({ config, env }),
     createAdapter(config),
     APP_OPTIONS,
   );

@@ -13,10 +13,14 @@ export interface TestAppOptions {
 }
 
 /** Builds the application exactly as main.ts does, through the Nest testing module. */
-export async function createTestApp({ env = {}, actions }: TestAppOptions = {}): Promise<NestFastifyApplication> {
-  const config = loadConfig({ NODE_ENV: 'test', ...env });
+export async function createTestApp({
+  env = {},
+  actions,
+}: TestAppOptions = {}): Promise<NestFastifyApplication> {
+  const fullEnv = { NODE_ENV: 'test', ...env };
+  const config = loadConfig(fullEnv);
   const moduleRef = await Test.createTestingModule({
-    imports: [AppModule.forRoot({ config, actions })],
+    imports: [AppModule.forRoot({ config, env: fullEnv, actions })],
   }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(createAdapter(config), {
     ...APP_OPTIONS,

@@ -15,7 +15,9 @@ describe('Calculator action (contract worked example)', () => {
     ['multiply', -3, 2.5, -7.5],
     ['divide', 7, 2, 3.5],
   ])('%s computes the result in the success envelope', async (operation, a, b, result) => {
-    const { status, body } = await postJson(app, '/api/calculator', { params: { operation, a, b } });
+    const { status, body } = await postJson(app, '/api/calculator', {
+      params: { operation, a, b },
+    });
     expect(status).toBe(200);
     expect(body).toMatchObject({
       success: true,
@@ -31,7 +33,9 @@ describe('Calculator action (contract worked example)', () => {
   });
 
   it('reads decimal numbers sent as text', async () => {
-    const { body } = await postJson(app, '/api/calculator', { params: { operation: 'add', a: '0.25', b: '1e1' } });
+    const { body } = await postJson(app, '/api/calculator', {
+      params: { operation: 'add', a: '0.25', b: '1e1' },
+    });
     expect(body.data).toEqual({ operation: 'add', a: 0.25, b: 10, result: 10.25 });
   });
 
@@ -47,14 +51,18 @@ describe('Calculator action (contract worked example)', () => {
   });
 
   it('refuses division by zero', async () => {
-    const { status, body } = await postJson(app, '/api/calculator', { params: { operation: 'divide', a: 1, b: 0 } });
+    const { status, body } = await postJson(app, '/api/calculator', {
+      params: { operation: 'divide', a: 1, b: 0 },
+    });
     expect(status).toBe(400);
     expect(body.success).toBe(false);
     expect(body.error).toMatch(/division by zero/i);
   });
 
   it('names an invalid operation', async () => {
-    const { status, body } = await postJson(app, '/api/calculator', { params: { operation: 'modulo', a: 1, b: 2 } });
+    const { status, body } = await postJson(app, '/api/calculator', {
+      params: { operation: 'modulo', a: 1, b: 2 },
+    });
     expect(status).toBe(400);
     expect(body.error).toBe('operation must be one of: add, subtract, multiply, divide');
     expect(body.message).toContain('modulo');

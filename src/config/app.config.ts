@@ -1,23 +1,11 @@
-import { plainToInstance, Transform } from 'class-transformer';
-import {
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Max,
-  Min,
-  MinLength,
-  validateSync,
-} from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
+import { type Env, readEnv, toInt } from './env';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
-const toInt = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
-
-/** Environment variables the service reads, with their defaults (documented in README.md). */
-class EnvironmentVariables {
+/** Environment variables of the core service, with their defaults (documented in README.md). */
+class CoreEnv {
   @IsOptional()
   @Transform(toInt)
   @IsInt()
@@ -30,6 +18,7 @@ class EnvironmentVariables {
   @MinLength(1)
   HOST = '0.0.0.0';
 
+  /** Only `development` shows internal error texts; anything else is treated as production. */
   @IsOptional()
   @IsIn(['development', 'production', 'test'])
   NODE_ENV = 'production';
@@ -70,19 +59,8 @@ export interface AppConfig {
 }
 
 /** Reads and validates the environment; a bad value stops the boot with every problem named. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const set = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
-  );
-  const vars = plainToInstance(EnvironmentVariables, set, { exposeDefaultValues: true });
-  const errors = validateSync(vars);
-  if (errors.length > 0) {
-    const problems = errors.map(
-      (e) =>
-        `${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
-    );
-    throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
-  }
+export function loadConfig(env: Env = process.env): AppConfig {
+  const vars = readEnv(CoreEnv, env);
   return {
     port: vars.PORT,
     host: vars.HOST,

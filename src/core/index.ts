@@ -4,3 +4,4 @@ export * from './action-param.decorator';
 export * from './action-args.decorator';
 export * from './action.exception';
 export { isDataResponse, isExecutionResponse } from './response-guards';
+export { ResultCache, type Cached } from './cache/result-cache';

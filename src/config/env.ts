@@ -1,0 +1,38 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+
+/** The environment a configuration is read from: process.env in production, a literal in tests. */
+export type Env = Record<string, string | undefined>;
+
+/** Injection token for the Env the application was booted with. */
+export const ENV = Symbol('ENV');
+
+export const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
+
+export const toBool = ({ value }: { value: unknown }): unknown =>
+  value === 'true' ? true : value === 'false' ? false : value;
+
+/**
+ * Validates environment variables against a class-validator class (defaults as property
+ * initialisers); a bad value stops the boot with every problem named.
+ */
+export function readEnv<T extends object>(
+  schema: new () => T,
+  env: Env,
+  what = 'configuration',
+): T {
+  const set = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const vars = plainToInstance(schema, set, { exposeDefaultValues: true });
+  const errors = validateSync(vars);
+  if (errors.length > 0) {
+    const problems = errors.map(
+      (e) =>
+        `${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+    );
+    throw new Error(`Invalid ${what}:\n  - ${problems.join('\n  - ')}`);
+  }
+  return vars;
+}

@@ -1,0 +1,67 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CACHE_CONFIG, type CacheConfig } from '../../config/cache.config';
+import { CacheStore } from './cache.store';
+
+export interface Cached<T> {
+  value: T;
+  /** True when the value came from the cache rather than this call's computation. */
+  cached: boolean;
+}
+
+/**
+ * Keyed get-or-compute for action services. Concurrent computations of one key in this process
+ * share one promise; results are stored as JSON with a per-entry TTL. A failing store never fails
+ * the request: the value is computed as if nothing were cached. Errors are never cached.
+ */
+@Injectable()
+export class ResultCache {
+  private readonly logger = new Logger(ResultCache.name);
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly store: CacheStore,
+    @Inject(CACHE_CONFIG) private readonly config: CacheConfig,
+  ) {}
+
+  async getOrCompute<T>(
+    key: string,
+    compute: () => Promise<T>,
+    ttlSeconds = this.config.ttlSeconds,
+  ): Promise<Cached<T>> {
+    const hit = await this.read<T>(key);
+    if (hit !== undefined) return { value: hit, cached: true };
+    const running = this.inFlight.get(key) as Promise<T> | undefined;
+    if (running) return { value: await running, cached: true };
+    const computation = this.computeAndStore(key, compute, ttlSeconds);
+    this.inFlight.set(key, computation);
+    try {
+      return { value: await computation, cached: false };
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  private async computeAndStore<T>(
+    key: string,
+    compute: () => Promise<T>,
+    ttlSeconds: number,
+  ): Promise<T> {
+    const value = await compute();
+    try {
+      await this.store.set(this.config.prefix + key, JSON.stringify(value), ttlSeconds * 1000);
+    } catch (error) {
+      this.logger.warn(`Cache write failed for ${key}: ${(error as Error).message}`);
+    }
+    return value;
+  }
+
+  private async read<T>(key: string): Promise<T | undefined> {
+    try {
+      const raw = await this.store.get(this.config.prefix + key);
+      return raw === undefined ? undefined : (JSON.parse(raw) as T);
+    } catch (error) {
+      this.logger.warn(`Cache read failed for ${key}: ${(error as Error).message}`);
+      return undefined;
+    }
+  }
+}
