@@ -2,7 +2,7 @@ import { BadRequestException, type NestApplicationOptions } from '@nestjs/common
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { AppConfig } from './config/app.config';
+import { APP_CONFIG, type AppConfig } from './config/app.config';
 
 /** Headers a mini-app client sends; browsers may send them cross-origin. */
 export const CORS_ALLOWED_HEADERS = [
@@ -37,6 +37,8 @@ export const APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
 export function createAdapter(config: AppConfig): FastifyAdapter {
   return new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
+    // Only listed proxies may set the client IP through X-Forwarded-For (rate limits key on it).
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     requestIdHeader: false,
     genReqId: requestId,
   });
@@ -45,6 +47,7 @@ export function createAdapter(config: AppConfig): FastifyAdapter {
 /** Everything main.ts and the tests both need on top of the module graph. */
 export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   const fastify = app.getHttpAdapter().getInstance();
+  const { allowedOrigins } = app.get<AppConfig>(APP_CONFIG);
 
   // Clients send JSON, sometimes with no body or a missing/odd content type: read any body as JSON.
   const parseJson = (
@@ -74,7 +77,8 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
     done();
   });
   app.enableCors({
-    origin: '*',
+    // With an allow-list, only listed origins are reflected; the OriginGuard refuses the others.
+    origin: allowedOrigins.length > 0 ? allowedOrigins : '*',
     methods: CORS_METHODS,
     allowedHeaders: CORS_ALLOWED_HEADERS,
     exposedHeaders: CORS_EXPOSED_HEADERS,

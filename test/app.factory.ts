@@ -6,7 +6,7 @@ import { APP_OPTIONS, createAdapter, setupApp } from '../src/app.setup';
 import { loadConfig } from '../src/config/app.config';
 
 export interface TestAppOptions {
-  /** Environment variables on top of `NODE_ENV=test`. */
+  /** Environment variables on top of `NODE_ENV=test` and rate limits out of reach. */
   env?: Record<string, string>;
   /** Action modules to serve instead of the real list. */
   actions?: readonly Type[];
@@ -17,7 +17,13 @@ export async function createTestApp({
   env = {},
   actions,
 }: TestAppOptions = {}): Promise<NestFastifyApplication> {
-  const fullEnv = { NODE_ENV: 'test', ...env };
+  // Limits out of reach unless a suite sets its own: only the throttling suites test them.
+  const fullEnv = {
+    NODE_ENV: 'test',
+    RATE_LIMIT_IP_MAX: '1000000',
+    RATE_LIMIT_USER_MAX: '1000000',
+    ...env,
+  };
   const config = loadConfig(fullEnv);
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule.forRoot({ config, env: fullEnv, actions })],

@@ -1,6 +1,17 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
-import { type Env, readEnv, toInt } from './env';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+} from 'class-validator';
+import { type Env, readEnv, toBool, toInt } from './env';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -46,7 +57,34 @@ class CoreEnv {
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true })
   PUBLIC_BASE_URL?: string;
+
+  /** Comma-separated origins allowed to call actions; unset allows any origin. */
+  @IsOptional()
+  @IsString()
+  ALLOWED_ORIGINS?: string;
+
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  STRICT_ORIGIN = false;
+
+  /** Comma-separated proxy addresses or CIDRs whose X-Forwarded-For is believed. */
+  @IsOptional()
+  @Matches(/^(false|[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*)$/, {
+    message: 'TRUST_PROXY must be false or a comma-separated list of addresses or CIDRs',
+  })
+  TRUST_PROXY = 'false';
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['redis', 'rediss'] })
+  REDIS_URL?: string;
 }
+
+const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 export interface AppConfig {
   port: number;
@@ -56,6 +94,14 @@ export interface AppConfig {
   metadata: { title: string; description: string; iconUrl?: string };
   /** Absolute base URL published in metadata; derived from the request's host when unset. */
   publicBaseUrl?: string;
+  /** Empty: any origin may call actions. */
+  allowedOrigins: string[];
+  /** Refuse action requests that carry no Origin header. */
+  strictOrigin: boolean;
+  /** Proxies whose X-Forwarded-For decides the client IP; empty: the socket's address. */
+  trustProxy: string[];
+  /** Shared store for rate limits and cached results across replicas. */
+  redisUrl?: string;
 }
 
 /** Reads and validates the environment; a bad value stops the boot with every problem named. */
@@ -72,5 +118,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       iconUrl: vars.METADATA_ICON_URL,
     },
     publicBaseUrl: vars.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    allowedOrigins: list(vars.ALLOWED_ORIGINS),
+    strictOrigin: vars.STRICT_ORIGIN,
+    trustProxy: vars.TRUST_PROXY === 'false' ? [] : list(vars.TRUST_PROXY),
+    redisUrl: vars.REDIS_URL,
   };
 }

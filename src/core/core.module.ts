@@ -1,38 +1,84 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
+import type Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { CACHE_CONFIG, loadCacheConfig } from '../config/cache.config';
 import { ENV, type Env } from '../config/env';
-import { CacheStore, MemoryCacheStore } from './cache/cache.store';
-import { ResultCache } from './cache/result-cache';
+import {
+  loadThrottleConfig,
+  THROTTLE_CONFIG,
+  type ThrottleConfig,
+} from '../config/throttle.config';
 import { ActionExceptionFilter } from './action-exception.filter';
 import { ActionRegistry } from './action.registry';
+import { CacheStore, MemoryCacheStore } from './cache/cache.store';
+import { RedisCacheStore } from './cache/redis-cache.store';
+import { ResultCache } from './cache/result-cache';
 import { EnvelopeInterceptor } from './envelope.interceptor';
 import { HealthController } from './health.controller';
 import { MetadataController } from './metadata.controller';
+import { OriginGuard } from './origin.guard';
+import { REDIS, redisProvider, RedisStatus } from './redis/redis.provider';
+import { ActionThrottlerGuard } from './throttling/action-throttler.guard';
+import { createThrottlerStorage, THROTTLER_STORE } from './throttling/throttler-storage.factory';
+import { throttlerOptions } from './throttling/throttling.options';
 import { UserContextGuard } from './user-context.guard';
 
-/** The contract kit: every cross-cutting piece is registered here, once, for every action. */
+/**
+ * The contract kit: every cross-cutting piece is registered here, once, for every action.
+ * Guards run in the order listed: origin (403), rate limits (429), then the request's shape (400).
+ */
 @Global()
 @Module({})
 export class CoreModule {
   static forRoot(config: AppConfig, env: Env): DynamicModule {
     return {
       module: CoreModule,
-      imports: [DiscoveryModule],
+      imports: [
+        DiscoveryModule,
+        ThrottlerModule.forRootAsync({
+          inject: [THROTTLE_CONFIG, THROTTLER_STORE],
+          useFactory: throttlerOptions,
+        }),
+      ],
       controllers: [HealthController, MetadataController],
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: ENV, useValue: env },
-        ActionRegistry,
+        { provide: THROTTLE_CONFIG, useFactory: loadThrottleConfig, inject: [ENV] },
         { provide: CACHE_CONFIG, useFactory: loadCacheConfig, inject: [ENV] },
-        { provide: CacheStore, useClass: MemoryCacheStore },
+        redisProvider,
+        RedisStatus,
+        {
+          provide: THROTTLER_STORE,
+          inject: [THROTTLE_CONFIG, REDIS],
+          useFactory: (throttle: ThrottleConfig, redis: Redis | null): ThrottlerStorage =>
+            createThrottlerStorage(throttle, redis),
+        },
+        {
+          provide: CacheStore,
+          inject: [REDIS],
+          useFactory: (redis: Redis | null): CacheStore =>
+            redis ? new RedisCacheStore(redis) : new MemoryCacheStore(),
+        },
         ResultCache,
+        ActionRegistry,
+        { provide: APP_GUARD, useClass: OriginGuard },
+        { provide: APP_GUARD, useClass: ActionThrottlerGuard },
         { provide: APP_GUARD, useClass: UserContextGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: ActionExceptionFilter },
       ],
-      exports: [APP_CONFIG, ENV, ActionRegistry, ResultCache],
+      exports: [
+        APP_CONFIG,
+        ENV,
+        THROTTLE_CONFIG,
+        THROTTLER_STORE,
+        REDIS,
+        ActionRegistry,
+        ResultCache,
+      ],
     };
   }
 }

@@ -50,7 +50,7 @@ export class ResultCache {
     try {
       await this.store.set(this.config.prefix + key, JSON.stringify(value), ttlSeconds * 1000);
     } catch (error) {
-      this.logger.warn(`Cache write failed for ${key}: ${(error as Error).message}`);
+      this.logger.debug(`Cache write failed for ${key}: ${(error as Error).message}`);
     }
     return value;
   }
@@ -60,7 +60,7 @@ export class ResultCache {
       const raw = await this.store.get(this.config.prefix + key);
       return raw === undefined ? undefined : (JSON.parse(raw) as T);
     } catch (error) {
-      this.logger.warn(`Cache read failed for ${key}: ${(error as Error).message}`);
+      this.logger.debug(`Cache read failed for ${key}: ${(error as Error).message}`);
       return undefined;
     }
   }

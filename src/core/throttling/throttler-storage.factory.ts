@@ -1,0 +1,21 @@
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import type { ThrottlerStorage } from '@nestjs/throttler';
+import type Redis from 'ioredis';
+import type { ThrottleConfig } from '../../config/throttle.config';
+import { MemoryThrottlerStorage } from './memory-throttler.storage';
+import { ResilientThrottlerStorage } from './resilient-throttler.storage';
+
+/** Injection token of the counters' store. */
+export const THROTTLER_STORE = Symbol('THROTTLER_STORE');
+
+/** Redis counters (atomic, one round trip per limit) when configured, else process memory. */
+export function createThrottlerStorage(
+  config: ThrottleConfig,
+  redis: Redis | null,
+): ThrottlerStorage {
+  if (!redis) return new MemoryThrottlerStorage();
+  return new ResilientThrottlerStorage(
+    new ThrottlerStorageRedisService(redis),
+    config.onStoreError,
+  );
+}
