@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 
@@ -20,9 +26,11 @@ export function createRedisClient(url: string): Redis {
   });
 }
 
+const BOOT_WAIT_MS = 2000;
+
 /** Tracks the connection so outages are logged once (down, then back) and readiness can report it. */
 @Injectable()
-export class RedisStatus implements OnApplicationShutdown {
+export class RedisStatus implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('Redis');
   private up = false;
   /** Whether the current outage was logged already. */
@@ -36,6 +44,21 @@ export class RedisStatus implements OnApplicationShutdown {
     });
     redis?.on('error', (error: Error) => this.down(error.message));
     redis?.on('end', () => this.down('connection closed'));
+  }
+
+  /** Gives Redis a moment to connect before the first request; boots without it after that. */
+  async onModuleInit(): Promise<void> {
+    const redis = this.redis;
+    if (!redis || redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, BOOT_WAIT_MS);
+      redis.once('ready', done);
+    });
   }
 
   /** `disabled` when no REDIS_URL is configured. */
