@@ -1,0 +1,42 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ActionRegistry } from '../../src/core/action.registry';
+import { createTestApp } from '../app.factory';
+import type { FuzzAction } from './fuzz.properties';
+
+/**
+ * The environment the fuzz suites boot with: every upstream (HTTP API, RPC) points at a closed
+ * loopback port, so actions that call out fail in their declared way and nothing reaches the internet.
+ */
+const CLOSED = 'http://127.0.0.1:9';
+
+export const FUZZ_ENV: Record<string, string> = {
+  WEATHER_GEOCODING_URL: CLOSED,
+  WEATHER_FORECAST_URL: CLOSED,
+  PRICE_API_URL: CLOSED,
+  RPC_URL_31337: CLOSED,
+  RPC_URL_43113: CLOSED,
+  EXTERNAL_TIMEOUT_MS: '200',
+};
+
+/** Actions whose declared failure when their upstream is down is a 5xx. */
+export const UPSTREAM_PATHS = new Set([
+  '/api/weather',
+  '/api/portfolio',
+  '/api/best-swap',
+  '/api/send-token',
+]);
+
+/** Boots the service for fuzzing and lists every action it hosts, with what the fuzzer must know of it. */
+export async function startFuzzTarget(): Promise<{
+  app: NestFastifyApplication;
+  targets: FuzzAction[];
+}> {
+  const app = await createTestApp({ env: FUZZ_ENV });
+  const registry = app.get(ActionRegistry);
+  const targets = registry.actions().map((action) => ({
+    action,
+    upstream: UPSTREAM_PATHS.has(action.path),
+    requiresUser: registry.find(action.path)?.requiresUser,
+  }));
+  return { app, targets };
+}
