@@ -85,6 +85,5 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
     optionsSuccessStatus: 200,
     strictPreflight: false,
   });
-  app.enableShutdownHooks();
   return app;
 }

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
@@ -14,6 +15,26 @@ async function bootstrap(): Promise<void> {
   );
   setupApp(app);
   await app.listen(config.port, config.host);
+
+  // On SIGTERM/SIGINT: stop accepting, let accepted requests finish, close Redis, exit 0;
+  // past SHUTDOWN_TIMEOUT_MS, exit 1 rather than hang an orchestrator's rollout.
+  const logger = new Logger('Shutdown');
+  const shutdown = (signal: NodeJS.Signals): void => {
+    logger.log(`${signal} received: finishing accepted requests`);
+    setTimeout(() => {
+      logger.error(`Requests still running after ${config.shutdownTimeoutMs} ms: exiting`);
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error(`Shutdown failed: ${String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
 }
 
 bootstrap().catch((error: unknown) => {

@@ -78,6 +78,13 @@ class CoreEnv {
   @IsOptional()
   @IsUrl({ require_tld: false, protocols: ['redis', 'rediss'] })
   REDIS_URL?: string;
+
+  /** How long SIGTERM waits for accepted requests before forcing the exit. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SHUTDOWN_TIMEOUT_MS = 10_000;
 }
 
 const list = (value: string | undefined): string[] =>
@@ -102,6 +109,7 @@ export interface AppConfig {
   trustProxy: string[];
   /** Shared store for rate limits and cached results across replicas. */
   redisUrl?: string;
+  shutdownTimeoutMs: number;
 }
 
 /** Reads and validates the environment; a bad value stops the boot with every problem named. */
@@ -122,5 +130,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     strictOrigin: vars.STRICT_ORIGIN,
     trustProxy: vars.TRUST_PROXY === 'false' ? [] : list(vars.TRUST_PROXY),
     redisUrl: vars.REDIS_URL,
+    shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
   };
 }
