@@ -2,7 +2,10 @@ import { BadRequestException, type NestApplicationOptions } from '@nestjs/common
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { FastifyBodyParser } from 'fastify';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
+
+type ContentTypeParser = FastifyBodyParser<string>;
 
 /** Headers a mini-app client sends; browsers may send them cross-origin. */
 export const CORS_ALLOWED_HEADERS = [
@@ -49,21 +52,14 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   const fastify = app.getHttpAdapter().getInstance();
   const { allowedOrigins } = app.get<AppConfig>(APP_CONFIG);
 
-  // Clients send JSON, sometimes with no body or a missing/odd content type: read any body as JSON.
-  const parseJson = (
-    _req: unknown,
-    body: string,
-    done: (err: Error | null, value?: unknown) => void,
-  ): void => {
-    if (body.trim() === '') return done(null, undefined);
-    try {
-      done(
-        null,
-        JSON.parse(body, (key, value: unknown) => (key === '__proto__' ? undefined : value)),
-      );
-    } catch {
-      done(new BadRequestException('Request body is not valid JSON'));
-    }
+  // Clients send JSON, sometimes with no body or a missing/odd content type: read any body as
+  // JSON with Fastify's own parser (prototype-poisoning keys removed), an empty one as no body.
+  const fastJson = fastify.getDefaultJsonParser('remove', 'remove');
+  const parseJson: ContentTypeParser = (req, body, done) => {
+    if ((body as string).trim() === '') return done(null, undefined);
+    fastJson(req, body, (error, value) =>
+      error ? done(new BadRequestException('Request body is not valid JSON')) : done(null, value),
+    );
   };
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, parseJson);

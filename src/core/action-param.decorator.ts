@@ -1,5 +1,4 @@
 import { applyDecorators } from '@nestjs/common';
-import { Expose, Transform } from 'class-transformer';
 import {
   IsBoolean,
   IsDefined,
@@ -16,7 +15,6 @@ import {
 } from 'class-validator';
 import { isAddress } from 'viem';
 import type { ActionParameter, ParamSpec, ParamsClass } from './action.types';
-import { convertParam } from './param-conversion';
 
 export const ACTION_PARAMS_KEY = 'dynamic-action:params';
 
@@ -98,7 +96,8 @@ function validatorsFor(spec: ParamSpec): PropertyDecorator[] {
 
 /**
  * Declares one action parameter on a params class: records it for the published metadata and
- * applies the conversion and validation that enforce it, so the fact is written once.
+ * conversion (see param-conversion.ts) and applies the class-validator rules that enforce it,
+ * so the fact is written once.
  */
 export function ActionParam(spec: ParamSpec): PropertyDecorator {
   const record: PropertyDecorator = (target, key) => {
@@ -108,19 +107,18 @@ export function ActionParam(spec: ParamSpec): PropertyDecorator {
         ActionParameter[] | undefined) ?? [];
     Reflect.defineMetadata(ACTION_PARAMS_KEY, [...params, { name, ...spec }], target.constructor);
   };
-  return applyDecorators(
-    record,
-    Expose(),
-    Transform(({ obj, key }: { obj: Record<string, unknown>; key: string }) =>
-      convertParam(spec, Object.hasOwn(obj, key) ? obj[key] : undefined),
-    ),
-    ...validatorsFor(spec),
-  );
+  return applyDecorators(record, ...validatorsFor(spec));
 }
 
-/** The parameters declared on a params class, in declaration order. */
+const declared = new WeakMap<ParamsClass, ActionParameter[]>();
+
+/** The parameters declared on a params class, in declaration order (read once per class). */
 export function getDeclaredParams(params: ParamsClass | undefined): ActionParameter[] {
-  return params
-    ? ((Reflect.getMetadata(ACTION_PARAMS_KEY, params) as ActionParameter[] | undefined) ?? [])
-    : [];
+  if (!params) return [];
+  let list = declared.get(params);
+  if (!list) {
+    list = (Reflect.getMetadata(ACTION_PARAMS_KEY, params) as ActionParameter[] | undefined) ?? [];
+    declared.set(params, list);
+  }
+  return list;
 }

@@ -1,15 +1,9 @@
-import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { ActionDeclaration } from './action.types';
 import { getDeclaredParams } from './action-param.decorator';
+import { convertParam } from './param-conversion';
 import { invalidParams } from './action.exception';
 import type { ActionRequest } from './action-request';
-
-/**
- * Stands in for objects and arrays, which no parameter accepts: class-transformer would otherwise
- * walk into them (and trip over keys such as `constructor`); every validator refuses the marker.
- */
-const STRUCTURED = Symbol('structured value');
 
 /**
  * Converts and validates an action's parameters with the rules its params class declares.
@@ -21,12 +15,10 @@ export function buildParams<P extends object>(
 ): P {
   const paramsClass = declaration.params;
   if (!paramsClass) return {} as P;
-  const raw: Record<string, unknown> = {};
-  for (const { name } of getDeclaredParams(paramsClass)) {
-    const value = request.input(name);
-    raw[name] = typeof value === 'object' && value !== null ? STRUCTURED : value;
+  const instance = new paramsClass() as Record<string, unknown>;
+  for (const param of getDeclaredParams(paramsClass)) {
+    instance[param.name] = convertParam(param, request.input(param.name));
   }
-  const instance = plainToInstance(paramsClass, raw, { excludeExtraneousValues: true });
   const errors = validateSync(instance, { stopAtFirstError: true, forbidUnknownValues: false });
   if (errors.length > 0) {
     throw invalidParams(
@@ -37,5 +29,5 @@ export function buildParams<P extends object>(
       })),
     );
   }
-  return instance;
+  return instance as P;
 }

@@ -6,7 +6,6 @@ import {
   Post,
   SetMetadata,
 } from '@nestjs/common';
-import { Throttle } from '@nestjs/throttler';
 import type { ActionDeclaration } from './action.types';
 
 export const ACTION_KEY = 'dynamic-action:declaration';
@@ -20,17 +19,7 @@ export function defineAction<P extends object>(
 
 /** Makes a controller serve one declared action: the route is the declaration's path. */
 export function ActionController(declaration: ActionDeclaration): ClassDecorator {
-  const { ip, user } = declaration.rateLimit ?? {};
-  const overrides = {
-    ...(ip && { ip: { limit: ip.limit, ttl: ip.ttlSeconds * 1000 } }),
-    ...(user && { user: { limit: user.limit, ttl: user.ttlSeconds * 1000 } }),
-  };
-  return applyDecorators(
-    Controller(declaration.path),
-    SetMetadata(ACTION_KEY, declaration),
-    // The declaration's own limits, read by the throttler like any @Throttle().
-    ...(ip || user ? [Throttle(overrides)] : []),
-  );
+  return applyDecorators(Controller(declaration.path), SetMetadata(ACTION_KEY, declaration));
 }
 
 /** The handler that runs the action: `POST <path>`, answering 200 unless it throws. */

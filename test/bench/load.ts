@@ -1,0 +1,62 @@
+/**
+ * The load generator, run in its own process (pinned to its own core by run-bench.ts):
+ * autocannon against one URL, printing one JSON line with the figures and a per-second count.
+ */
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  perSecond: number[];
+}
+
+interface LoadArgs {
+  url: string;
+  connections: number;
+  duration: number;
+  body: string;
+}
+
+function run({ url, connections, duration, body }: LoadArgs): Promise<LoadResult> {
+  const perSecond: number[] = [];
+  let current = 0;
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url,
+        connections,
+        duration,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      },
+      (error, result) => {
+        if (error) return reject(error instanceof Error ? error : new Error(String(error)));
+        resolve({
+          rps: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          non2xx: result.non2xx,
+          errors: result.errors,
+          perSecond,
+        });
+      },
+    );
+    instance.on('response', () => current++);
+    instance.on('tick', () => {
+      perSecond.push(current);
+      current = 0;
+    });
+  });
+}
+
+run(JSON.parse(process.argv[2]) as LoadArgs).then(
+  (result) => process.stdout.write(`${JSON.stringify(result)}\n`),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
