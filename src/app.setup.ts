@@ -56,8 +56,8 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   // JSON with Fastify's own parser (prototype-poisoning keys removed), an empty one as no body.
   const fastJson = fastify.getDefaultJsonParser('remove', 'remove');
   const parseJson: ContentTypeParser = (req, body, done) => {
-    if ((body as string).trim() === '') return done(null, undefined);
-    fastJson(req, body, (error, value) =>
+    if (body.trim() === '') return done(null, undefined);
+    void fastJson(req, body, (error, value) =>
       error ? done(new BadRequestException('Request body is not valid JSON')) : done(null, value),
     );
   };
