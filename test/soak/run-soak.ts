@@ -1,0 +1,119 @@
+/**
+ * `npm run soak -- --minutes N [--rate 200]`: a steady request rate over every action the
+ * service publishes, against the production build, reporting resident memory at intervals.
+ * Passes when memory after warm-up grows by no more than --max-growth MB (default 8).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import fc from 'fast-check';
+import type { DynamicAction } from '../../src/core';
+import { validValue } from '../fuzz/param.arbitraries';
+import { startFakeUpstreams } from './fake-upstreams';
+
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '1' },
+    rate: { type: 'string', default: '200' },
+    interval: { type: 'string', default: '10' },
+    'max-growth': { type: 'string', default: '8' },
+    'no-build': { type: 'boolean', default: false },
+  },
+});
+const [minutes, rate, interval, maxGrowth] = [
+  values.minutes,
+  values.rate,
+  values.interval,
+  values['max-growth'],
+].map(Number);
+const PORT = 3290;
+const BASE = `http://127.0.0.1:${PORT}`;
+
+const rssMb = (pid: number): number =>
+  Math.round(
+    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 102.4,
+  ) / 10;
+
+function randomAddress(): string {
+  return `0x${Array.from({ length: 40 }, () => '0123456789abcdef'[Math.floor(Math.random() * 16)]).join('')}`;
+}
+
+async function main(): Promise<void> {
+  if (!values['no-build'] && spawnSync('npm', ['run', 'build'], { stdio: 'inherit' }).status !== 0)
+    throw new Error('build failed');
+  const upstream = await startFakeUpstreams();
+  const server = spawn(process.execPath, ['dist/main.js'], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      RATE_LIMIT_IP_MAX: '1000000000',
+      RATE_LIMIT_USER_MAX: '1000000000',
+      RATE_LIMIT_USER_WINDOW_SECONDS: '5',
+      CACHE_TTL_SECONDS: '2',
+      WEATHER_GEOCODING_URL: `${upstream.base}/geo`,
+      WEATHER_FORECAST_URL: `${upstream.base}/forecast`,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    let actions: DynamicAction[] = [];
+    for (let i = 0; i < 300 && actions.length === 0; i++) {
+      actions = await fetch(`${BASE}/api/metadata`)
+        .then((r) => r.json() as Promise<{ actions: DynamicAction[] }>)
+        .then((m) => m.actions)
+        .catch(() => new Promise<DynamicAction[]>((resolve) => setTimeout(() => resolve([]), 100)));
+    }
+    const statuses = new Map<number, number>();
+    const send = (action: DynamicAction): void => {
+      const params = Object.fromEntries(
+        (action.params ?? []).map((p) => [p.name, fc.sample(validValue(p), 1)[0]]),
+      );
+      void fetch(`${BASE}${action.path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-user-address': randomAddress(),
+          'x-source-chain': String(action.chains.source),
+        },
+        body: JSON.stringify({ params }),
+      })
+        .then(async (r) => {
+          await r.arrayBuffer();
+          statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+        })
+        .catch(() => statuses.set(0, (statuses.get(0) ?? 0) + 1));
+    };
+    const tick = setInterval(() => {
+      for (let i = 0; i < rate / 20; i++) send(actions[Math.floor(Math.random() * actions.length)]);
+    }, 50);
+    const samples: number[] = [];
+    const end = Date.now() + minutes * 60_000;
+    while (Date.now() < end) {
+      await new Promise((resolve) => setTimeout(resolve, interval * 1000));
+      samples.push(rssMb(server.pid!));
+      const counts = [...statuses].map(([s, n]) => `${s}:${n}`).join(' ');
+      console.log(
+        `${((minutes * 60_000 - (end - Date.now())) / 1000).toFixed(0)} s  RSS ${samples.at(-1)} MB  statuses ${counts}`,
+      );
+    }
+    clearInterval(tick);
+    const warm = samples[Math.min(samples.length - 1, Math.ceil(30 / interval))];
+    const growth = Math.round(((samples.at(-1) ?? warm) - warm) * 10) / 10;
+    console.log(
+      `soak: ${minutes} min at ${rate} req/s over ${actions.length} actions; RSS after warm-up ${warm} MB, at end ${samples.at(-1)} MB, growth ${growth} MB`,
+    );
+    if (growth > maxGrowth) throw new Error(`memory grew ${growth} MB (> ${maxGrowth} MB)`);
+  } finally {
+    server.kill('SIGTERM');
+    await once(server, 'exit');
+    upstream.server.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`soak: FAILED ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
