@@ -106,7 +106,7 @@ describe('Rate limits (in-memory store)', () => {
     afterAll(() => app.close());
 
     it('shares one bucket across header aliases, IPs and letter case', async () => {
-      const sent = [
+      const sent: { ip: string; headers: Record<string, string>; query?: string }[] = [
         { ip: '10.1.0.1', headers: { 'x-user-address': ADDRESS.toLowerCase() } },
         { ip: '10.1.0.2', headers: { 'x-wallet-address': ADDRESS } },
         {

@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { CalculatorModule } from './calculator/calculator.module';
 import { UserLookupModule } from './user-lookup/user-lookup.module';
+import { WeatherModule } from './weather/weather.module';
 
 /** Every action the service hosts: adding a team's action is one line here. */
-export const ACTION_MODULES: readonly Type[] = [CalculatorModule, UserLookupModule];
+export const ACTION_MODULES: readonly Type[] = [CalculatorModule, UserLookupModule, WeatherModule];

@@ -46,7 +46,7 @@ interface Row {
 }
 
 async function measure(): Promise<Map<string, Row>> {
-  const rows = new Map(
+  const rows = new Map<string, Row>(
     SERVERS.map((s) => [s.name, { rps: [], p50: [], p99: [], boot: [], rss: 0 }]),
   );
   const reference = await startServer(SERVERS[0], PORT + 10);

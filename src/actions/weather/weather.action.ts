@@ -1,0 +1,22 @@
+import { ActionParam, defineAction } from '../../core';
+
+export class WeatherParams {
+  @ActionParam({
+    type: 'string',
+    label: 'City',
+    required: true,
+    placeholder: 'London',
+    description: 'Name of the city to look up',
+    maxLength: 100,
+  })
+  city!: string;
+}
+
+export const weatherAction = defineAction({
+  label: 'Check weather',
+  description: 'Current temperature, wind and conditions in a city',
+  chains: { source: 43113 },
+  path: '/api/weather',
+  params: WeatherParams,
+  responseType: 'data',
+});

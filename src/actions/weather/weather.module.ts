@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { ENV } from '../../config/env';
+import { loadWeatherConfig, WEATHER_CONFIG } from '../../config/weather.config';
+import { ExternalHttpModule } from '../../core/http/external-http.module';
+import { WeatherController } from './weather.controller';
+import { WeatherService } from './weather.service';
+
+@Module({
+  imports: [ExternalHttpModule],
+  controllers: [WeatherController],
+  providers: [
+    { provide: WEATHER_CONFIG, useFactory: loadWeatherConfig, inject: [ENV] },
+    WeatherService,
+  ],
+})
+export class WeatherModule {}
