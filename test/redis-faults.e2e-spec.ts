@@ -55,8 +55,8 @@ describeWithRedis()('Redis going away and coming back', () => {
 
         await stopRedisServer(redis);
         await waitForRedis(app, 'down');
-        const during = await Promise.all(Array.from({ length: 5 }, () => timed(app, '10.8.0.1')));
-        expect(during.map((r) => r.status)).toEqual(Array(5).fill(status));
+        const during = await Promise.all(Array.from({ length: 50 }, () => timed(app, '10.8.0.1')));
+        expect(during.map((r) => r.status)).toEqual(Array(50).fill(status));
         for (const { ms } of during) expect(ms).toBeLessThan(1000);
         expect((await app.get(ResultCache).getOrCompute('k', () => Promise.resolve(7))).value).toBe(
           7,
