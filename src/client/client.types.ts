@@ -1,0 +1,50 @@
+import type {
+  DynamicAction,
+  DynamicActionDataResponse,
+  ExecutionResponse,
+  ParamValue,
+  TransactionErrorBody,
+} from '../core/action.types';
+
+/** The part of a fetch answer the client reads; the global `Response` satisfies it. */
+export interface FetchResponseLike {
+  status: number;
+  text(): Promise<string>;
+}
+
+/** What the client hands to fetch; a subset of `RequestInit`. */
+export interface FetchInit {
+  method: 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/** A fetch implementation: the global one, or a wrapper (tests, instrumented clients). */
+export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponseLike>;
+
+export interface ExecuteDynamicOptions {
+  /** Where the action's backend lives; the action's `path` is appended to it. */
+  baseUrl: string;
+  /** Wallet address of the user running the action. */
+  userAddress?: string;
+  /** Chain the user runs the action from. */
+  sourceChain?: number;
+  /** Defaults to the global `fetch`. */
+  fetch?: FetchLike;
+  /** Extra headers; the contract's own headers win over them. */
+  headers?: Readonly<Record<string, string>>;
+  signal?: AbortSignal;
+}
+
+/** The values a user chose, by parameter name; `undefined`/`null` are not sent. */
+export type ActionValues = Readonly<Record<string, ParamValue | null | undefined>>;
+
+export type DataModeAction = DynamicAction & { responseType: 'data' };
+
+/**
+ * Anything a call can answer. A transaction-mode call may also get a data-mode envelope: answers
+ * from outside any action (unknown path) and client failures (statusCode 0) take that shape.
+ */
+export type DynamicActionResult<T = unknown> =
+  DynamicActionDataResponse<T> | ExecutionResponse | TransactionErrorBody;

@@ -1,0 +1,26 @@
+/**
+ * The browser-safe client SDK: types, guards and `executeDynamic`. It must not pull in Nest,
+ * Fastify or validators, so mini-apps can bundle it; see client-imports.spec.ts.
+ */
+export { executeDynamic } from './execute-dynamic';
+export { isDataResponse, isTransactionError, isTransactionResponse } from './response-kinds';
+export type {
+  ActionValues,
+  DataModeAction,
+  DynamicActionResult,
+  ExecuteDynamicOptions,
+  FetchInit,
+  FetchLike,
+  FetchResponseLike,
+} from './client.types';
+export type {
+  ActionParameter,
+  ChainContext,
+  DynamicAction,
+  DynamicActionDataResponse,
+  ExecutionResponse,
+  MiniAppMetadata,
+  ParamOption,
+  ParamValue,
+  TransactionErrorBody,
+} from '../core/action.types';
