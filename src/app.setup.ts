@@ -64,13 +64,17 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
 
-  fastify.addHook('onRequest', (req, reply, done) => {
+  fastify.addHook('onRequest', (_req, reply, done) => {
     void reply.headers({
-      'x-request-id': req.id,
       'access-control-allow-methods': CORS_METHODS,
       'access-control-allow-headers': CORS_ALLOWED_HEADERS,
     });
     done();
+  });
+  // On the way out, so OPTIONS answers (sent by the CORS hook before any other) carry it too.
+  fastify.addHook('onSend', (req, reply, payload, done) => {
+    void reply.header('x-request-id', req.id);
+    done(null, payload);
   });
   app.enableCors({
     // With an allow-list, only listed origins are reflected; the OriginGuard refuses the others.

@@ -18,6 +18,15 @@ import type { ActionParameter, ParamSpec, ParamsClass } from './action.types';
 
 export const ACTION_PARAMS_KEY = 'dynamic-action:params';
 
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function isMultipleOf(value: unknown, step: number, base: number): boolean {
   if (typeof value !== 'number') return true;
   const steps = (value - base) / step;
@@ -65,7 +74,8 @@ function validatorsFor(spec: ParamSpec): PropertyDecorator[] {
             message: `$property must be at most ${spec.maxLength} characters`,
           }),
         );
-      if (spec.pattern !== undefined)
+      // A pattern that does not compile is reported at boot by checkDeclaration, naming the action.
+      if (spec.pattern !== undefined && compiles(spec.pattern))
         rules.push(
           Matches(new RegExp(spec.pattern), { message: '$property has an invalid format' }),
         );

@@ -26,7 +26,8 @@ function first(...values: unknown[]): unknown {
 }
 
 function readBody(body: unknown): { params: Bag; context?: Bag } {
-  if (body === undefined || body === null) return { params: {} };
+  // No body (or an empty one) is `undefined`; a literal JSON `null` is a non-object body.
+  if (body === undefined) return { params: {} };
   if (!isBag(body))
     throw new ActionException(HttpStatus.BAD_REQUEST, 'Request body must be a JSON object');
   const context = isBag(body.context) ? body.context : undefined;

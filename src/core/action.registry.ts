@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 import { ACTION_KEY } from './action.decorator';
 import type { ActionDeclaration, DynamicAction } from './action.types';
@@ -7,21 +7,18 @@ import { assertValidDeclarations } from './declaration.check';
 
 /** The catalogue of declared actions, found once at boot from `@ActionController` classes. */
 @Injectable()
-export class ActionRegistry implements OnModuleInit {
+export class ActionRegistry {
   private readonly byPath = new Map<string, ActionDeclaration>();
-  private published: DynamicAction[] = [];
+  private readonly published: DynamicAction[];
 
-  constructor(
-    private readonly discovery: DiscoveryService,
-    private readonly reflector: Reflector,
-  ) {}
-
-  onModuleInit(): void {
-    const declarations = this.discovery
+  /** Runs while the module graph is built, before routes exist, so a bad declaration (two
+   * actions on one path included) stops the boot with the kit's message, not Fastify's. */
+  constructor(discovery: DiscoveryService, reflector: Reflector) {
+    const declarations = discovery
       .getControllers()
       .map(
         (wrapper) =>
-          wrapper.metatype && this.reflector.get<ActionDeclaration>(ACTION_KEY, wrapper.metatype),
+          wrapper.metatype && reflector.get<ActionDeclaration>(ACTION_KEY, wrapper.metatype),
       )
       .filter((declaration): declaration is ActionDeclaration => Boolean(declaration));
     assertValidDeclarations(declarations);
