@@ -1,0 +1,90 @@
+import { loadConfig } from './app.config';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      nodeEnv: 'production',
+      bodyLimitBytes: 1_048_576,
+      metadata: {
+        title: expect.any(String),
+        description: expect.any(String),
+        iconUrl: undefined,
+      },
+      publicBaseUrl: undefined,
+      allowedOrigins: [],
+      strictOrigin: false,
+      trustProxy: [],
+      redisUrl: undefined,
+      shutdownTimeoutMs: 10_000,
+    });
+    const { title, description } = loadConfig({}).metadata;
+    expect(title.length).toBeGreaterThan(0);
+    expect(description.length).toBeGreaterThan(0);
+  });
+
+  it('reads every core variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      NODE_ENV: 'development',
+      BODY_LIMIT_BYTES: '2048',
+      METADATA_TITLE: 'My actions',
+      METADATA_DESCRIPTION: 'What they do',
+      PUBLIC_BASE_URL: 'https://actions.example.com/',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      nodeEnv: 'development',
+      bodyLimitBytes: 2048,
+      metadata: { title: 'My actions', description: 'What they do' },
+      publicBaseUrl: 'https://actions.example.com',
+    });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', NODE_ENV: '', METADATA_TITLE: '' })).toMatchObject({
+      port: 3000,
+      nodeEnv: 'production',
+      metadata: loadConfig({}).metadata,
+    });
+  });
+
+  it('accepts PORT=0 (any free port)', () => {
+    expect(loadConfig({ PORT: '0' }).port).toBe(0);
+  });
+
+  it.each([['abc'], ['80.5'], ['-1'], ['65536'], ['3000abc']])(
+    'refuses PORT=%s with a message naming PORT and the value',
+    (port) => {
+      expect(() => loadConfig({ PORT: port })).toThrow(
+        new RegExp(`^Invalid configuration:\\n  - PORT="?${port}"?: PORT must`),
+      );
+    },
+  );
+
+  it.each([['staging'], ['dev'], ['PRODUCTION']])('refuses NODE_ENV=%s, naming it', (env) => {
+    expect(() => loadConfig({ NODE_ENV: env })).toThrow(`NODE_ENV="${env}"`);
+  });
+
+  it.each([
+    ['BODY_LIMIT_BYTES', '0'],
+    ['BODY_LIMIT_BYTES', '1mb'],
+    ['PUBLIC_BASE_URL', 'actions.example.com'],
+    ['PUBLIC_BASE_URL', 'not a url'],
+  ])('refuses %s=%s, naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}="?${value}"?: `));
+  });
+
+  it('names every bad variable in one error', () => {
+    expect(() => loadConfig({ PORT: 'x', NODE_ENV: 'y', BODY_LIMIT_BYTES: '-5' })).toThrow(
+      /PORT="x"[\s\S]*NODE_ENV="y"[\s\S]*BODY_LIMIT_BYTES=-5/,
+    );
+  });
+
+  it('ignores variables it does not know', () => {
+    expect(() => loadConfig({ SOMETHING_ELSE: '1', PATH: '/usr/bin' })).not.toThrow();
+  });
+});
