@@ -5,5 +5,10 @@ export * from './action-args.decorator';
 export * from './action.exception';
 export { isDataResponse, isExecutionResponse } from './response-guards';
 export { ResultCache, type Cached } from './cache/result-cache';
-export { ExternalHttp, fetchJson, UpstreamError, type UpstreamErrorKind } from './http/external-http';
+export {
+  ExternalHttp,
+  fetchJson,
+  UpstreamError,
+  type UpstreamErrorKind,
+} from './http/external-http';
 export { ExternalHttpModule } from './http/external-http.module';
