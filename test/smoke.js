@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+// Smoke test of the production start, exactly as the container runs it (`node dist/main.js`):
+// boot on a free port, wait for GET /health, run one calculator request, stop with SIGTERM and
+// expect a clean exit. Plain Node with no dependencies, so it needs only `npm run build` first.
+'use strict';
+
+const { spawn } = require('node:child_process');
+const { once } = require('node:events');
+const { existsSync } = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const ENTRY = 'dist/main.js';
+const HEALTH_TRIES = 100; // × 200 ms: 20 s for a cold start on a busy machine
+const HEALTH_INTERVAL_MS = 200;
+const REQUEST_TIMEOUT_MS = 5000;
+// Above the app's own SHUTDOWN_TIMEOUT_MS default (10 s), so the app's bound decides first.
+const EXIT_TIMEOUT_MS = 15000;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1');
+    server.once('error', reject);
+    server.once('listening', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** One HTTP request with a bound on its duration; resolves with the status and parsed JSON body. */
+function request(port, method, urlPath, body) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: urlPath,
+        timeout: REQUEST_TIMEOUT_MS,
+        headers: payload
+          ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
+          : {},
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => {
+          try {
+            resolve({ status: res.statusCode, body: JSON.parse(text) });
+          } catch {
+            reject(new Error(`${method} ${urlPath}: answer is not JSON: ${text.slice(0, 200)}`));
+          }
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`${method} ${urlPath}: no answer in time`)));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitForHealth(port, server) {
+  for (let attempt = 1; attempt <= HEALTH_TRIES; attempt += 1) {
+    if (server.exitCode !== null || server.signalCode !== null) {
+      throw new Error(`the server exited during start-up (code ${server.exitCode})`);
+    }
+    try {
+      const { status, body } = await request(port, 'GET', '/health');
+      if (status === 200 && body.status === 'ok') return;
+    } catch {
+      // not listening yet
+    }
+    await delay(HEALTH_INTERVAL_MS);
+  }
+  throw new Error(`GET /health did not answer after ${HEALTH_TRIES} tries`);
+}
+
+async function checkCalculator(port) {
+  const { status, body } = await request(port, 'POST', '/api/calculator', {
+    params: { operation: 'multiply', a: 6, b: 7 },
+  });
+  const data = body.data ?? {};
+  if (status !== 200 || body.success !== true || data.result !== 42) {
+    throw new Error(`calculator answered ${status}: ${JSON.stringify(body)}`);
+  }
+}
+
+async function stop(server) {
+  if (server.exitCode !== null)
+    throw new Error(`the server had already exited (${server.exitCode})`);
+  const exited = once(server, 'exit');
+  server.kill('SIGTERM');
+  const timer = setTimeout(() => server.kill('SIGKILL'), EXIT_TIMEOUT_MS);
+  const [code, signal] = await exited;
+  clearTimeout(timer);
+  if (code !== 0)
+    throw new Error(`the server did not exit cleanly on SIGTERM (code ${code}, signal ${signal})`);
+}
+
+async function main() {
+  if (!existsSync(path.join(ROOT, ENTRY))) {
+    throw new Error(`${ENTRY} is missing: run \`npm run build\` first`);
+  }
+  const port = await freePort();
+  let output = '';
+  const server = spawn(process.execPath, [ENTRY], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout.on('data', (chunk) => (output += chunk));
+  server.stderr.on('data', (chunk) => (output += chunk));
+  try {
+    await waitForHealth(port, server);
+    await checkCalculator(port);
+    await stop(server);
+  } catch (error) {
+    if (server.exitCode === null) server.kill('SIGKILL');
+    error.message += `\n--- server output ---\n${output.slice(-4000)}`;
+    throw error;
+  }
+  console.log(
+    `smoke: node ${ENTRY} on port ${port}: /health ok, 6 × 7 = 42, clean exit on SIGTERM`,
+  );
+}
+
+main().catch((error) => {
+  console.error(`smoke: FAILED: ${error.message}`);
+  process.exit(1);
+});
