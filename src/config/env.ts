@@ -36,3 +36,10 @@ export function readEnv<T extends object>(
   }
   return vars;
 }
+
+/** class-validator `IsUrl` options for an absolute http(s) URL of an external service. */
+export const httpUrlRule = {
+  require_tld: false,
+  require_protocol: true,
+  protocols: ['http', 'https'],
+};

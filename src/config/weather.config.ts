@@ -1,18 +1,16 @@
 import { IsOptional, IsUrl } from 'class-validator';
-import { type Env, readEnv } from './env';
+import { type Env, httpUrlRule, readEnv } from './env';
 
 export const WEATHER_CONFIG = Symbol('WEATHER_CONFIG');
-
-const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
 /** Open-Meteo's public, key-less endpoints by default; tests point them at a local server. */
 class WeatherEnv {
   @IsOptional()
-  @IsUrl(HTTP_URL)
+  @IsUrl(httpUrlRule)
   WEATHER_GEOCODING_URL = 'https://geocoding-api.open-meteo.com/v1/search';
 
   @IsOptional()
-  @IsUrl(HTTP_URL)
+  @IsUrl(httpUrlRule)
   WEATHER_FORECAST_URL = 'https://api.open-meteo.com/v1/forecast';
 }
 
