@@ -111,7 +111,7 @@ describe('Rate limits (in-memory store)', () => {
         { ip: '10.1.0.2', headers: { 'x-wallet-address': ADDRESS } },
         {
           ip: '10.1.0.3',
-          headers: {} as Record<string, string>,
+          headers: {},
           query: `&userAddress=${ADDRESS.toLowerCase()}`,
         },
       ];
