@@ -15,10 +15,11 @@ async function bootstrap(): Promise<void> {
   );
   setupApp(app);
   await app.listen(config.port, config.host);
+  const logger = new Logger('Bootstrap');
+  logger.log(`Listening on ${await app.getUrl()}`);
 
   // On SIGTERM/SIGINT: stop accepting, let accepted requests finish, close Redis, exit 0;
   // past SHUTDOWN_TIMEOUT_MS, exit 1 rather than hang an orchestrator's rollout.
-  const logger = new Logger('Shutdown');
   const shutdown = (signal: NodeJS.Signals): void => {
     logger.log(`${signal} received: finishing accepted requests`);
     setTimeout(() => {

@@ -44,6 +44,8 @@ function startSlowPost(port: number): {
     });
     req.on('error', reject);
   });
+  // Awaited later, after SIGTERM; handled now so an early failure is not an unhandled rejection.
+  answer.catch(() => undefined);
   req.write(BODY.slice(0, 10));
   return { req, answer, finish: () => req.end(BODY.slice(10)) };
 }
@@ -65,7 +67,7 @@ describe('SIGTERM under load', () => {
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    await waitForOutput(server, /successfully started/);
+    await waitForOutput(server, /Listening on/);
   }, 60_000);
   afterAll(() => {
     if (server.exitCode === null) server.kill('SIGKILL');
