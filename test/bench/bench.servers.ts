@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import type { LoadResult } from './load';
 
 export interface ServerSpec {
   name: string;
@@ -76,20 +77,11 @@ export function rssMb({ child }: Running): number {
   return Math.round(kb / 102.4) / 10;
 }
 
-export interface LoadFigures {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-  perSecond: number[];
-}
-
 export async function runLoad(
   url: string,
   duration: number,
   connections = 50,
-): Promise<LoadFigures> {
+): Promise<LoadResult> {
   const [command, args] = pinned(1, [
     ...TS,
     'test/bench/load.ts',
@@ -100,5 +92,5 @@ export async function runLoad(
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number];
   if (code !== 0) throw new Error(`load generator exited with ${code}`);
-  return JSON.parse(out.trim().split('\n').pop() ?? '{}') as LoadFigures;
+  return JSON.parse(out.trim().split('\n').pop() ?? '{}') as LoadResult;
 }

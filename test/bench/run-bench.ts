@@ -16,6 +16,7 @@ import {
   stopServer,
 } from './bench.servers';
 import { verifySameAnswers } from './bench.verify';
+import type { LoadResult } from './load';
 
 const { values } = parseArgs({
   options: {
@@ -69,7 +70,7 @@ async function measure(): Promise<Map<string, Row>> {
       const running = await startServer(spec, PORT);
       try {
         await runLoad(running.url, warmup);
-        const figures: LoadFigures = await runLoad(running.url, duration);
+        const figures: LoadResult = await runLoad(running.url, duration);
         if (figures.non2xx > 0 || figures.errors > 0)
           throw new Error(`${spec.name}: ${figures.non2xx} non-2xx, ${figures.errors} errors`);
         const row = rows.get(spec.name)!;
