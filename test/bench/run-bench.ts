@@ -6,15 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { cpus } from 'node:os';
-import {
-  canPin,
-  type LoadFigures,
-  rssMb,
-  runLoad,
-  SERVERS,
-  startServer,
-  stopServer,
-} from './bench.servers';
+import { canPin, rssMb, runLoad, SERVERS, startServer, stopServer } from './bench.servers';
 import { verifySameAnswers } from './bench.verify';
 import type { LoadResult } from './load';
 
