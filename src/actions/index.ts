@@ -1,7 +1,17 @@
 import type { Type } from '@nestjs/common';
+import { BestSwapModule } from './best-swap/best-swap.module';
 import { CalculatorModule } from './calculator/calculator.module';
+import { PortfolioModule } from './portfolio/portfolio.module';
+import { SendTokenModule } from './send-token/send-token.module';
 import { UserLookupModule } from './user-lookup/user-lookup.module';
 import { WeatherModule } from './weather/weather.module';
 
 /** Every action the service hosts: adding a team's action is one line here. */
-export const ACTION_MODULES: readonly Type[] = [CalculatorModule, UserLookupModule, WeatherModule];
+export const ACTION_MODULES: readonly Type[] = [
+  CalculatorModule,
+  UserLookupModule,
+  WeatherModule,
+  PortfolioModule,
+  SendTokenModule,
+  BestSwapModule,
+];

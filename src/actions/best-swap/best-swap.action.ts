@@ -1,0 +1,46 @@
+import { defaultTokenOptions } from '../../config/chains.config';
+import { ActionParam, defineAction } from '../../core';
+import { POSITIVE_DECIMAL_PATTERN } from '../../core/transaction';
+
+const CHAINS = { source: 43113 };
+/** V2 routers swap ERC-20 tokens: the native coin is offered through its wrapped token. */
+const TOKENS = defaultTokenOptions([CHAINS.source], { native: false });
+
+export class BestSwapParams {
+  @ActionParam({ type: 'select', label: 'Sell', required: true, options: TOKENS })
+  tokenIn!: string;
+
+  @ActionParam({ type: 'select', label: 'Buy', required: true, options: TOKENS })
+  tokenOut!: string;
+
+  /** Text, not a number: it is converted to base units exactly, with the token's decimals. */
+  @ActionParam({
+    type: 'string',
+    label: 'Amount to sell',
+    required: true,
+    placeholder: '1.5',
+    pattern: POSITIVE_DECIMAL_PATTERN,
+    maxLength: 100,
+  })
+  amountIn!: string;
+
+  @ActionParam({
+    type: 'number',
+    label: 'Max slippage (%)',
+    value: 0.5,
+    min: 0,
+    max: 50,
+    step: 0.01,
+    description: 'The swap reverts if it would return less than the quote minus this share',
+  })
+  slippage!: number;
+}
+
+export const bestSwapAction = defineAction({
+  label: 'Best swap',
+  description: 'Swap through the pool that returns the most, across the configured V2-style pools',
+  chains: CHAINS,
+  path: '/api/best-swap',
+  params: BestSwapParams,
+  requiresUser: true,
+});

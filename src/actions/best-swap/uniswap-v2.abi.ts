@@ -1,0 +1,9 @@
+import { parseAbi, parseAbiItem } from 'viem';
+
+export const PAIR_ABI = parseAbi([
+  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
+]);
+
+export const SWAP_EXACT_TOKENS_FOR_TOKENS = parseAbiItem(
+  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
+);

@@ -1,0 +1,40 @@
+import type { Address } from 'viem';
+import { defaultTokenOptions } from '../../config/chains.config';
+import { ActionParam, defineAction } from '../../core';
+import { POSITIVE_DECIMAL_PATTERN } from '../../core/transaction';
+
+const CHAINS = { source: 43113 };
+
+export class SendTokenParams {
+  @ActionParam({
+    type: 'select',
+    label: 'Token',
+    required: true,
+    options: defaultTokenOptions([CHAINS.source], { native: true }),
+  })
+  token!: string;
+
+  @ActionParam({ type: 'address', label: 'Recipient', required: true })
+  recipient!: Address;
+
+  /** Text, not a number: it is converted to base units exactly, with the token's decimals. */
+  @ActionParam({
+    type: 'string',
+    label: 'Amount',
+    required: true,
+    placeholder: '1.5',
+    description: 'How much to send, in whole tokens (up to the token’s decimal places)',
+    pattern: POSITIVE_DECIMAL_PATTERN,
+    maxLength: 100,
+  })
+  amount!: string;
+}
+
+export const sendTokenAction = defineAction({
+  label: 'Send tokens',
+  description: 'Send the native coin or an ERC-20 token to an address',
+  chains: CHAINS,
+  path: '/api/send-token',
+  params: SendTokenParams,
+  requiresUser: true,
+});

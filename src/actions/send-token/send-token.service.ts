@@ -1,0 +1,40 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import type { ExecutionResponse, RequestContext } from '../../core';
+import { fromBaseUnits, toBaseUnits, TransactionBuilder } from '../../core/transaction';
+import { ERC20_TRANSFER } from './erc20.abi';
+import { sendTokenAction, type SendTokenParams } from './send-token.action';
+
+/** Native coin: a plain value transfer; ERC-20: `transfer(recipient, amount)` on the token. */
+@Injectable()
+export class SendTokenService implements OnModuleInit {
+  constructor(private readonly builder: TransactionBuilder) {}
+
+  onModuleInit(): void {
+    this.builder.assertConfigured(sendTokenAction);
+  }
+
+  build(
+    { token: symbol, recipient, amount }: SendTokenParams,
+    context: RequestContext,
+  ): Promise<ExecutionResponse> {
+    const chain = this.builder.chainFor(sendTokenAction, context);
+    const token = this.builder.token(chain, symbol, 'token');
+    const units = toBaseUnits(amount, { param: 'amount', ...token });
+    const shown = { token: token.symbol, amount: fromBaseUnits(units, token.decimals) };
+    const common = { chainId: chain.chainId, from: context.userAddress };
+    if (token.native || !token.address) {
+      return this.builder.build({
+        ...common,
+        to: recipient,
+        value: units,
+        display: { functionName: 'transfer', args: { to: recipient, value: units, ...shown } },
+      });
+    }
+    return this.builder.build({
+      ...common,
+      to: token.address,
+      call: { abi: ERC20_TRANSFER, args: [recipient, units] },
+      display: { args: shown },
+    });
+  }
+}

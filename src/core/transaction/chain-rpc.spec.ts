@@ -1,0 +1,48 @@
+import {
+  ContractFunctionZeroDataError,
+  ExecutionRevertedError,
+  HttpRequestError,
+  InternalRpcError,
+  RpcRequestError,
+  TimeoutError,
+} from 'viem';
+import { rpcFailureKind } from './chain-rpc';
+
+const URL = 'http://127.0.0.1:8545';
+const rpcError = (message: string): RpcRequestError =>
+  new RpcRequestError({ body: {}, url: URL, error: { code: -32603, message } });
+
+describe('rpcFailureKind', () => {
+  it.each([
+    ['a timeout', new TimeoutError({ body: {}, url: URL }), 'timeout'],
+    [
+      'a refused connection',
+      new HttpRequestError({ url: URL, details: 'fetch failed' }),
+      'unreachable',
+    ],
+    ['an HTTP error status', new HttpRequestError({ url: URL, status: 502 }), 'unreachable'],
+    [
+      'a revert (code 3)',
+      new ExecutionRevertedError({ message: 'execution reverted: NOPE' }),
+      'reverted',
+    ],
+    [
+      'a call to no contract',
+      new ContractFunctionZeroDataError({ functionName: 'getReserves' }),
+      'reverted',
+    ],
+    [
+      "Hardhat's revert as an internal error",
+      new InternalRpcError(
+        rpcError(
+          "Error: VM Exception while processing transaction: reverted with reason string 'X'",
+        ),
+      ),
+      'reverted',
+    ],
+    ['another JSON-RPC error', new InternalRpcError(rpcError('header not found')), 'rejected'],
+    ['anything else', new Error('boom'), 'rejected'],
+  ])('reads %s as %s', (_case, error, kind) => {
+    expect(rpcFailureKind(error)).toBe(kind);
+  });
+});

@@ -1,0 +1,128 @@
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
+  createPublicClient,
+  ExecutionRevertedError,
+  http,
+  HttpRequestError,
+  type PublicClient,
+  RpcRequestError,
+  TimeoutError,
+} from 'viem';
+import { type ChainInfo, CHAINS_CONFIG, type ChainsConfig } from '../../config/chains.config';
+import { ActionException } from '../action.exception';
+
+export type RpcFailureKind = 'timeout' | 'unreachable' | 'rejected' | 'reverted';
+
+const PHRASES: Record<Exclude<RpcFailureKind, 'reverted'>, string> = {
+  timeout: 'did not answer in time',
+  unreachable: 'could not be reached',
+  rejected: 'answered with an error',
+};
+
+/** URLs may carry API keys: nothing that leaves this file keeps one. */
+const withoutUrls = (text: string): string => text.replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>');
+
+/** What went wrong in a call to a node, read through viem's error chain. */
+export function rpcFailureKind(error: unknown): RpcFailureKind {
+  if (!(error instanceof BaseError)) return 'rejected';
+  if (error.walk((e) => e instanceof TimeoutError)) return 'timeout';
+  const reverted = error.walk(
+    (e) =>
+      e instanceof ContractFunctionRevertedError ||
+      e instanceof ContractFunctionZeroDataError ||
+      e instanceof ExecutionRevertedError ||
+      nodeSaysReverted(e),
+  );
+  if (reverted) return 'reverted';
+  if (error.walk((e) => e instanceof HttpRequestError)) return 'unreachable';
+  return 'rejected';
+}
+
+/** Some nodes (Hardhat's) answer a revert as a generic JSON-RPC error that only its text tells. */
+const nodeSaysReverted = (e: unknown): e is RpcRequestError =>
+  e instanceof RpcRequestError && /\brevert/i.test(e.details);
+
+/** The contract's own words for a revert, when it gave any. */
+function revertReason(error: unknown): string {
+  if (!(error instanceof BaseError)) return 'reverted';
+  const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
+  if (reverted instanceof ContractFunctionRevertedError && reverted.reason) return reverted.reason;
+  const execution = error.walk((e) => e instanceof ExecutionRevertedError);
+  const node = error.walk(nodeSaysReverted);
+  const text =
+    execution instanceof BaseError
+      ? execution.shortMessage
+      : node instanceof RpcRequestError
+        ? node.details.replace(/^Error: /, '')
+        : 'reverted';
+  return withoutUrls(text).slice(0, 200);
+}
+
+/**
+ * viem clients per configured chain: JSON-RPC calls made in the same tick travel as one batch,
+ * each bounded by EXTERNAL_TIMEOUT_MS and never retried (the user is waiting). Failures become
+ * errors that name the chain, never the node's URL.
+ */
+@Injectable()
+export class ChainRpc {
+  private readonly logger = new Logger(ChainRpc.name);
+  private readonly clients = new Map<number, PublicClient>();
+
+  constructor(@Inject(CHAINS_CONFIG) private readonly config: ChainsConfig) {}
+
+  client(chain: ChainInfo): PublicClient {
+    let client = this.clients.get(chain.chainId);
+    if (!client) {
+      client = createPublicClient({
+        transport: http(chain.rpcUrl, {
+          batch: { wait: 0 },
+          timeout: this.config.timeoutMs,
+          retryCount: 0,
+        }),
+      });
+      this.clients.set(chain.chainId, client);
+    }
+    return client;
+  }
+
+  /** Runs calls against a chain: a revert is a 400 (the transaction would fail), the rest 500s. */
+  async read<T>(
+    chain: ChainInfo,
+    what: string,
+    run: (client: PublicClient) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await run(this.client(chain));
+    } catch (error) {
+      if (error instanceof ActionException) throw error;
+      if (rpcFailureKind(error) === 'reverted') {
+        throw new ActionException(
+          HttpStatus.BAD_REQUEST,
+          `The transaction would fail on ${chain.name}: ${revertReason(error)}`,
+          { code: 'TRANSACTION_WOULD_FAIL' },
+        );
+      }
+      throw this.failure(chain, what, error);
+    }
+  }
+
+  /** A 500 for a node that failed us; the log says what was asked and how it failed. */
+  failure(chain: ChainInfo, what: string, error: unknown): ActionException {
+    const kind = rpcFailureKind(error);
+    const phrase = kind === 'reverted' ? PHRASES.rejected : PHRASES[kind];
+    const cause =
+      error instanceof BaseError ? `${error.name}: ${error.shortMessage}` : String(error);
+    this.logger.warn(`${what} on chain ${chain.chainId} failed (${kind}): ${withoutUrls(cause)}`);
+    return new ActionException(
+      HttpStatus.INTERNAL_SERVER_ERROR,
+      `The RPC node of ${chain.name} (chain ${chain.chainId}) ${phrase}`,
+      {
+        message: 'The blockchain node is not answering, please try again later',
+        code: 'RPC_ERROR',
+      },
+    );
+  }
+}

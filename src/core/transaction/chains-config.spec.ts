@@ -1,0 +1,191 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  defaultTokenOptions,
+  loadChainsConfig,
+  loadTransactionConfig,
+} from '../../config/chains.config';
+
+const dir = mkdtempSync(join(tmpdir(), 'chains-config-'));
+let files = 0;
+function chainFile(content: unknown): string {
+  const path = join(dir, `chains-${files++}.json`);
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+const TOKEN_A = '0x52908400098527886E0F7030069857D2E4169EE7';
+const TOKEN_B = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
+/** EIP-55 test vectors whose checksummed form is all lower case. */
+const PAIR = '0xde709f2102306220921060314715629080e2fb77';
+const ROUTER = '0x27b1fdb04752bbc536007a920d24acb045561c26';
+
+const validChain = () => ({
+  name: 'Test chain',
+  rpcUrl: 'http://127.0.0.1:8545',
+  nativeCurrency: { symbol: 'ETH', decimals: 18 },
+  tokens: {
+    AAA: { address: TOKEN_A.toLowerCase(), decimals: 6 },
+    BBB: { address: TOKEN_B, decimals: 18 },
+  },
+  routers: { main: ROUTER },
+  pools: [{ name: 'Main AAA/BBB', address: PAIR, router: 'main', tokens: ['AAA', 'BBB'] }],
+});
+
+describe('loadChainsConfig', () => {
+  it('ships a default with the local development chain and Avalanche Fuji', () => {
+    const { chains, timeoutMs } = loadChainsConfig({});
+    expect([...chains.keys()]).toEqual([31337, 43113]);
+    const fuji = chains.get(43113)!;
+    expect(fuji.native).toEqual(
+      expect.objectContaining({ symbol: 'AVAX', native: true, decimals: 18 }),
+    );
+    expect(fuji.tokens.get('USDC')).toEqual(
+      expect.objectContaining({ decimals: 6, native: false }),
+    );
+    expect(chains.get(31337)!.pools.map((p) => p.name)).toEqual([
+      'Alpha WETH/USDC',
+      'Beta WETH/USDC',
+      'Alpha USDC/USDT',
+    ]);
+    expect(timeoutMs).toBe(5000);
+  });
+
+  it('reads CHAIN_CONFIG_FILE, checksums addresses and defaults the pool fee to 0.3 %', () => {
+    const { chains } = loadChainsConfig({
+      CHAIN_CONFIG_FILE: chainFile({ chains: { 7: validChain() } }),
+    });
+    const chain = chains.get(7)!;
+    expect(chain.tokens.get('AAA')?.address).toBe(TOKEN_A);
+    expect(chain.pools).toEqual([
+      {
+        name: 'Main AAA/BBB',
+        address: PAIR,
+        router: ROUTER,
+        routerName: 'main',
+        tokens: ['AAA', 'BBB'],
+        feeBps: 30,
+      },
+    ]);
+  });
+
+  it('takes RPC_URL_<chainId> over the file and EXTERNAL_TIMEOUT_MS as the bound', () => {
+    const { chains, timeoutMs } = loadChainsConfig({
+      RPC_URL_43113: 'https://rpc.example.com/key/abc',
+      EXTERNAL_TIMEOUT_MS: '750',
+    });
+    expect(chains.get(43113)!.rpcUrl).toBe('https://rpc.example.com/key/abc');
+    expect(timeoutMs).toBe(750);
+  });
+
+  it('names a file it cannot read or parse', () => {
+    expect(() => loadChainsConfig({ CHAIN_CONFIG_FILE: join(dir, 'missing.json') })).toThrow(
+      /^Invalid chain configuration: CHAIN_CONFIG_FILE=.*missing\.json: ENOENT/,
+    );
+    expect(() => loadChainsConfig({ CHAIN_CONFIG_FILE: chainFile('{ nope') })).toThrow(
+      /CHAIN_CONFIG_FILE=.*: not valid JSON$/,
+    );
+  });
+
+  it('names every problem of a bad file by its path, without echoing RPC URLs', () => {
+    const bad = validChain();
+    const file = chainFile({
+      chains: {
+        abc: validChain(),
+        5: {
+          ...bad,
+          rpcUrl: 'ftp://secret-key@10.0.0.1',
+          tokens: {
+            AAA: { address: '0x123', decimals: 6 },
+            ETH: { address: TOKEN_B, decimals: 99 },
+          },
+          pools: [
+            { name: 'x', address: PAIR, router: 'nowhere', tokens: ['AAA', 'BBB'] },
+            { name: 'y', address: PAIR, router: 'main', tokens: ['ETH', 'ETH'], feeBps: 10_000 },
+          ],
+        },
+      },
+    });
+    let message = '';
+    try {
+      loadChainsConfig({ CHAIN_CONFIG_FILE: file });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message.split('\n')).toEqual([
+      `Invalid chain configuration (CHAIN_CONFIG_FILE=${file}):`,
+      '  - chains.5.rpcUrl: no http(s) RPC URL: set RPC_URL_5 or rpcUrl in the file',
+      '  - chains.5.tokens.AAA.address: expected an address (0x followed by 40 hex digits)',
+      '  - chains.5.tokens.ETH.decimals: expected an integer from 0 to 36',
+      '  - chains.5.tokens.ETH: same symbol as the native coin',
+      '  - chains.5.pools.0.router: not a key of routers',
+      '  - chains.5.pools.0.tokens: expected two different ERC-20 symbols of this chain',
+      '  - chains.5.pools.1.feeBps: expected an integer from 0 to 9999',
+      '  - chains.5.pools.1.tokens: expected two different ERC-20 symbols of this chain',
+      '  - chains.abc: a chain is keyed by its integer chain id',
+    ]);
+    expect(message).not.toContain('secret');
+  });
+
+  it('refuses a file without chains, and a chain without any RPC URL', () => {
+    expect(() => loadChainsConfig({ CHAIN_CONFIG_FILE: chainFile({ chains: {} }) })).toThrow(
+      'chains: expected an object with at least one chain',
+    );
+    const noRpc: Record<string, unknown> = validChain();
+    delete noRpc.rpcUrl;
+    expect(() =>
+      loadChainsConfig({ CHAIN_CONFIG_FILE: chainFile({ chains: { 9: noRpc } }) }),
+    ).toThrow('chains.9.rpcUrl: no http(s) RPC URL: set RPC_URL_9 or rpcUrl in the file');
+    const file = chainFile({ chains: { 9: noRpc } });
+    expect(
+      loadChainsConfig({ CHAIN_CONFIG_FILE: file, RPC_URL_9: 'http://127.0.0.1:1' }).chains.get(9)
+        ?.rpcUrl,
+    ).toBe('http://127.0.0.1:1');
+    expect(() =>
+      loadChainsConfig({ CHAIN_CONFIG_FILE: file, RPC_URL_9: 'wss://key-123@rpc.example' }),
+    ).toThrow(/- RPC_URL_9: not an http\(s\) URL$/);
+    expect(() =>
+      loadChainsConfig({
+        CHAIN_CONFIG_FILE: chainFile({
+          chains: { 9: { ...noRpc, nativeCurrency: { decimals: 18 } } },
+        }),
+        RPC_URL_9: 'http://127.0.0.1:1',
+      }),
+    ).toThrow('chains.9.nativeCurrency.symbol: expected non-empty text');
+  });
+});
+
+describe('loadTransactionConfig', () => {
+  it('defaults to unsigned RLP with nothing filled, and reads both switches', () => {
+    expect(loadTransactionConfig({})).toEqual({ serialization: 'rlp', fill: 'none' });
+    expect(loadTransactionConfig({ TX_SERIALIZATION: 'json', TX_FILL: 'estimate' })).toEqual({
+      serialization: 'json',
+      fill: 'estimate',
+    });
+  });
+
+  it.each([
+    ['TX_SERIALIZATION', 'hex'],
+    ['TX_FILL', 'always'],
+  ])('refuses %s=%s, naming it', (name, value) => {
+    expect(() => loadTransactionConfig({ [name]: value })).toThrow(`${name}="${value}"`);
+  });
+});
+
+describe('defaultTokenOptions', () => {
+  it('lists the default file symbols of the chains asked for, native coin on request', () => {
+    expect(defaultTokenOptions([43113], { native: true }).map((o) => o.value)).toEqual([
+      'AVAX',
+      'WAVAX',
+      'USDC',
+      'USDT',
+    ]);
+    expect(defaultTokenOptions([43113, 31337], { native: false }).map((o) => o.value)).toEqual([
+      'WAVAX',
+      'USDC',
+      'USDT',
+      'WETH',
+    ]);
+  });
+});

@@ -1,0 +1,18 @@
+export { fromBaseUnits, POSITIVE_DECIMAL_PATTERN, toBaseUnits, type AmountUnit } from './amounts';
+export { ChainRpc, rpcFailureKind, type RpcFailureKind } from './chain-rpc';
+export {
+  choosePool,
+  constantProductOut,
+  type PoolQuote,
+  type PoolReserves,
+} from './constant-product';
+export { TransactionBuilder, type ContractCall, type TransactionSpec } from './transaction-builder';
+export { TransactionModule } from './transaction.module';
+export {
+  displayValue,
+  fromWagmiJson,
+  serializeUnsigned,
+  toWagmiJson,
+  type TransactionFormat,
+  type UnsignedTransaction,
+} from './tx-serialization';

@@ -1,0 +1,80 @@
+import {
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  type HDAccount,
+  http,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+/*
+ * Hardhat 2's in-process network (the EDR engine, a native npm package: nothing is downloaded at
+ * install or run time) served over HTTP by its own JSON-RPC server. These modules are Hardhat's
+ * internals, imported here only: tests see a plain JSON-RPC endpoint on 127.0.0.1.
+ */
+import { resolveConfig } from 'hardhat/internal/core/config/config-resolution';
+import { createProvider } from 'hardhat/internal/core/providers/construction';
+import { JsonRpcServer } from 'hardhat/internal/hardhat-network/jsonrpc/server';
+
+/** Hardhat's well-known development mnemonic: its accounts start with 10 000 of the native coin. */
+export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+
+export type LocalWallet = WalletClient<Transport, Chain, HDAccount>;
+
+export interface LocalChain {
+  rpcUrl: string;
+  chainId: number;
+  chain: Chain;
+  /** Funded accounts with their private keys (HD path m/44'/60'/0'/0/i of DEV_MNEMONIC). */
+  accounts: HDAccount[];
+  publicClient: PublicClient<Transport, Chain>;
+  /** A wallet client that signs locally with the account's key. */
+  wallet: (account: HDAccount) => LocalWallet;
+  stop: () => Promise<void>;
+}
+
+export interface LocalChainOptions {
+  /** 31337 unless a test needs the chain to pass for another (say 43113, Avalanche Fuji). */
+  chainId?: number;
+  accountCount?: number;
+  /** 0 (a free port) unless a developer wants a fixed one. */
+  port?: number;
+}
+
+/** Starts a fresh EVM (instant mining, EIP-1559 fees) on 127.0.0.1 at a free port. */
+export async function startLocalChain({
+  chainId = 31337,
+  accountCount = 5,
+  port: wanted = 0,
+}: LocalChainOptions = {}): Promise<LocalChain> {
+  // Hardhat resolves its paths from a config file's location; this file stands in for one.
+  const config = resolveConfig(__filename, {
+    networks: { hardhat: { chainId, accounts: { mnemonic: DEV_MNEMONIC, count: accountCount } } },
+  });
+  const provider = await createProvider(config, 'hardhat');
+  const server = new JsonRpcServer({ hostname: '127.0.0.1', port: wanted, provider });
+  const { port } = await server.listen();
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const chain = defineChain({
+    id: chainId,
+    name: `Local chain ${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+  const transport = http(rpcUrl);
+  const accounts = Array.from({ length: accountCount }, (_, addressIndex) =>
+    mnemonicToAccount(DEV_MNEMONIC, { addressIndex }),
+  );
+  return {
+    rpcUrl,
+    chainId,
+    chain,
+    accounts,
+    publicClient: createPublicClient({ chain, transport, pollingInterval: 50 }),
+    wallet: (account) => createWalletClient({ account, chain, transport, pollingInterval: 50 }),
+    stop: () => server.close(),
+  };
+}
