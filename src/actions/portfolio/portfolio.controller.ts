@@ -1,0 +1,28 @@
+import {
+  ActionContext,
+  ActionController,
+  ActionParams,
+  type ActionResult,
+  type RequestContext,
+  RunAction,
+} from '../../core';
+import { portfolioAction, PortfolioParams } from './portfolio.action';
+import { type Portfolio, PortfolioService } from './portfolio.service';
+
+@ActionController(portfolioAction)
+export class PortfolioController {
+  constructor(private readonly portfolio: PortfolioService) {}
+
+  /** The user-address guard has refused anonymous calls, so `userAddress` is set here. */
+  @RunAction()
+  run(
+    @ActionParams() { timeframe }: PortfolioParams,
+    @ActionContext() { userAddress, sourceChain }: RequestContext,
+  ): Promise<ActionResult<Portfolio>> {
+    return this.portfolio.analyse(
+      userAddress!,
+      timeframe,
+      sourceChain ?? portfolioAction.chains.source,
+    );
+  }
+}

@@ -1,0 +1,73 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RpcCall {
+  method: string;
+  params?: unknown[];
+}
+
+/**
+ * A JSON-RPC pass-through on 127.0.0.1 in front of a node, recording what clients send: each
+ * HTTP request's calls (several when the client batched them).
+ */
+export class RpcRecorder {
+  readonly requests: RpcCall[][] = [];
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(target: string): Promise<RpcRecorder> {
+    const server = createServer();
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const recorder = new RpcRecorder(server, `http://127.0.0.1:${port}`);
+    server.on('request', (req, res) => {
+      void recorder.forward(req, target).then(({ status, body }) => {
+        res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+      });
+    });
+    return recorder;
+  }
+
+  /** Every call, in the order the requests arrived. */
+  get calls(): RpcCall[] {
+    return this.requests.flat();
+  }
+
+  /** The `to` of every eth_call. */
+  get callTargets(): string[] {
+    return this.calls
+      .filter((c) => c.method === 'eth_call')
+      .map((c) => String((c.params?.[0] as { to?: string } | undefined)?.to).toLowerCase());
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async forward(
+    req: IncomingMessage,
+    target: string,
+  ): Promise<{ status: number; body: string }> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const parsed = JSON.parse(body) as RpcCall | RpcCall[];
+    this.requests.push(Array.isArray(parsed) ? parsed : [parsed]);
+    const response = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    return { status: response.status, body: await response.text() };
+  }
+}
