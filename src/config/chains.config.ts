@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Address, getAddress, isAddress } from 'viem';
 import defaults from './chains.default.json';
-import { type Env, readEnv } from './env';
+import { type Env, httpUrlRule, readEnv } from './env';
 import { loadExternalConfig } from './external.config';
 
 export const CHAINS_CONFIG = Symbol('CHAINS_CONFIG');
@@ -75,7 +75,6 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const SYMBOL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,19}$/;
-const RPC_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
 /** Collects every problem of a chain file, each named by its JSON path. */
 class Checker {
@@ -127,7 +126,7 @@ class Checker {
     // Never echoed: an RPC URL may carry an API key.
     const fromEnv = env[`RPC_URL_${id}`];
     const rpcUrl = fromEnv || value.rpcUrl;
-    if (typeof rpcUrl !== 'string' || !isURL(rpcUrl, RPC_URL)) {
+    if (typeof rpcUrl !== 'string' || !isURL(rpcUrl, httpUrlRule)) {
       this.fail(
         fromEnv ? `RPC_URL_${id}` : `${at}.rpcUrl`,
         fromEnv

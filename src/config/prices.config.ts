@@ -1,14 +1,12 @@
 import { IsOptional, IsUrl } from 'class-validator';
-import { type Env, readEnv } from './env';
+import { type Env, httpUrlRule, readEnv } from './env';
 
 export const PRICES_CONFIG = Symbol('PRICES_CONFIG');
-
-const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
 /** No default: prices are optional, and without an API the portfolio answers without values. */
 class PricesEnv {
   @IsOptional()
-  @IsUrl(HTTP_URL)
+  @IsUrl(httpUrlRule)
   PRICE_API_URL?: string;
 }
 
