@@ -71,9 +71,17 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
     });
     done();
   });
+  // Once shutdown starts, answers to the requests still running close their connection: a
+  // keep-alive socket left idle after close() would hold the exit until its keep-alive timeout.
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   // On the way out, so OPTIONS answers (sent by the CORS hook before any other) carry it too.
   fastify.addHook('onSend', (req, reply, payload, done) => {
     void reply.header('x-request-id', req.id);
+    if (closing) void reply.header('connection', 'close');
     done(null, payload);
   });
   app.enableCors({

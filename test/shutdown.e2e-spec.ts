@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { request, type ClientRequest } from 'node:http';
+import { Agent, request, type ClientRequest } from 'node:http';
 import { freePort } from './redis.helper';
 
 const BODY = JSON.stringify({ params: { operation: 'multiply', a: 6, b: 7 } });
+/** Clients keep connections alive, as browsers and load balancers do. */
+const keepAlive = new Agent({ keepAlive: true });
 
 /** Resolves when the child prints a line matching `pattern` (no sleeps: waits on output). */
 function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<void> {
@@ -34,6 +36,7 @@ function startSlowPost(port: number): {
     port,
     method: 'POST',
     path: '/api/calculator',
+    agent: keepAlive,
     headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY) },
   });
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {

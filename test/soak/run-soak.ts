@@ -1,11 +1,12 @@
 /**
  * `npm run soak -- --minutes N [--rate 200]`: a steady request rate over every action the
- * service publishes, against the production build, reporting resident memory at intervals.
- * Passes when memory after warm-up grows by no more than --max-growth MB (default 8).
+ * service publishes, against the production build, reporting memory at intervals. Each reading
+ * follows a full collection (test/soak/heap-probe.js), so it shows live memory rather than
+ * garbage not yet reclaimed. Passes when resident memory after warm-up grows by no more than
+ * --max-growth MB (default 8).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import type { DynamicAction } from '../../src/core';
@@ -30,10 +31,22 @@ const [minutes, rate, interval, maxGrowth] = [
 const PORT = 3290;
 const BASE = `http://127.0.0.1:${PORT}`;
 
-const rssMb = (pid: number): number =>
-  Math.round(
-    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 102.4,
-  ) / 10;
+const mb = (bytes: number): number => Math.round(bytes / 104857.6) / 10;
+
+/** Asks the server's heap probe for a reading after a full collection. */
+function readMemory(server: ChildProcess): Promise<{ rss: number; heapUsed: number }> {
+  return new Promise((resolve) => {
+    const onData = (chunk: Buffer): void => {
+      const line = /heap-probe (\{.*\})/.exec(chunk.toString());
+      if (!line) return;
+      server.stdout?.off('data', onData);
+      const { rss, heapUsed } = JSON.parse(line[1]) as { rss: number; heapUsed: number };
+      resolve({ rss: mb(rss), heapUsed: mb(heapUsed) });
+    };
+    server.stdout?.on('data', onData);
+    server.kill('SIGUSR2');
+  });
+}
 
 function randomAddress(): string {
   return `0x${Array.from({ length: 40 }, () => '0123456789abcdef'[Math.floor(Math.random() * 16)]).join('')}`;
@@ -43,21 +56,29 @@ async function main(): Promise<void> {
   if (!values['no-build'] && spawnSync('npm', ['run', 'build'], { stdio: 'inherit' }).status !== 0)
     throw new Error('build failed');
   const upstream = await startFakeUpstreams();
-  const server = spawn(process.execPath, ['dist/main.js'], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      RATE_LIMIT_IP_MAX: '1000000000',
-      RATE_LIMIT_USER_MAX: '1000000000',
-      RATE_LIMIT_USER_WINDOW_SECONDS: '5',
-      CACHE_TTL_SECONDS: '2',
-      WEATHER_GEOCODING_URL: `${upstream.base}/geo`,
-      WEATHER_FORECAST_URL: `${upstream.base}/forecast`,
+  const server = spawn(
+    process.execPath,
+    ['--expose-gc', '-r', './test/soak/heap-probe.js', 'dist/main.js'],
+    {
+      env: {
+        ...process.env,
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        NODE_ENV: 'production',
+        RATE_LIMIT_IP_MAX: '1000000000',
+        RATE_LIMIT_USER_MAX: '1000000000',
+        RATE_LIMIT_USER_WINDOW_SECONDS: '5',
+        CACHE_TTL_SECONDS: '2',
+        WEATHER_GEOCODING_URL: `${upstream.base}/geo`,
+        WEATHER_FORECAST_URL: `${upstream.base}/forecast`,
+        // Chain actions answer their declared RPC failure fast: nothing leaves loopback.
+        RPC_URL_31337: 'http://127.0.0.1:9',
+        RPC_URL_43113: 'http://127.0.0.1:9',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
+  server.stdout?.resume();
   try {
     let actions: DynamicAction[] = [];
     for (let i = 0; i < 300 && actions.length === 0; i++) {
@@ -93,10 +114,11 @@ async function main(): Promise<void> {
     const end = Date.now() + minutes * 60_000;
     while (Date.now() < end) {
       await new Promise((resolve) => setTimeout(resolve, interval * 1000));
-      samples.push(rssMb(server.pid!));
+      const memory = await readMemory(server);
+      samples.push(memory.rss);
       const counts = [...statuses].map(([s, n]) => `${s}:${n}`).join(' ');
       console.log(
-        `${((minutes * 60_000 - (end - Date.now())) / 1000).toFixed(0)} s  RSS ${samples.at(-1)} MB  statuses ${counts}`,
+        `${((minutes * 60_000 - (end - Date.now())) / 1000).toFixed(0)} s  RSS ${memory.rss} MB  heap ${memory.heapUsed} MB  statuses ${counts}`,
       );
     }
     clearInterval(tick);
