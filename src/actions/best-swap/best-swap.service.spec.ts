@@ -12,11 +12,12 @@ import {
   type PublicClient,
 } from 'viem';
 import { loadChainsConfig, loadTransactionConfig } from '../../config/chains.config';
-import { ActionException, type RequestContext } from '../../core';
+import type { RequestContext } from '../../core';
 import { ChainRpc, TransactionBuilder } from '../../core/transaction';
 import type { BestSwapParams } from './best-swap.action';
 import { BestSwapService, DEADLINE_SECONDS } from './best-swap.service';
 import { SWAP_EXACT_TOKENS_FOR_TOKENS } from './uniswap-v2.abi';
+import { refusal } from '../../../test/action-refusal';
 
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
 // USDC sorts below WAVAX, so V2 pairs hold USDC as token0: reserves are [usdc, wavax].
@@ -110,16 +111,6 @@ const swap = (
 });
 const getAmountOut = (amountIn: bigint, reserveIn: bigint, reserveOut: bigint): bigint =>
   (amountIn * 997n * reserveOut) / (reserveIn * 1000n + amountIn * 997n);
-
-async function refusal(run: () => Promise<unknown>): Promise<ActionException> {
-  try {
-    await run();
-  } catch (error) {
-    if (error instanceof ActionException) return error;
-    throw error;
-  }
-  throw new Error('expected an ActionException');
-}
 
 async function decoded(params: BestSwapParams) {
   const response = await setup(MARKET).build(params, context);

@@ -1,10 +1,11 @@
 import { decodeFunctionData, parseTransaction } from 'viem';
 import { loadChainsConfig, loadTransactionConfig } from '../../config/chains.config';
-import { ActionException, type RequestContext } from '../../core';
+import type { RequestContext } from '../../core';
 import { ChainRpc, TransactionBuilder } from '../../core/transaction';
 import { ERC20_TRANSFER } from './erc20.abi';
 import type { SendTokenParams } from './send-token.action';
 import { SendTokenService } from './send-token.service';
+import { refusal } from '../../../test/action-refusal';
 
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
 const RECIPIENT = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
@@ -28,16 +29,6 @@ const params = (token: string, amount: string): SendTokenParams => ({
   recipient: RECIPIENT,
   amount,
 });
-
-async function refusal(run: () => Promise<unknown>): Promise<ActionException> {
-  try {
-    await run();
-  } catch (error) {
-    if (error instanceof ActionException) return error;
-    throw error;
-  }
-  throw new Error('expected an ActionException');
-}
 
 describe('SendTokenService', () => {
   it('sends the native coin as a value transfer of the exact amount', async () => {

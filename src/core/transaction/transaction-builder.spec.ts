@@ -14,11 +14,11 @@ import {
   loadChainsConfig,
   type TransactionConfig,
 } from '../../config/chains.config';
-import { ActionException } from '../action.exception';
 import type { ActionDeclaration } from '../action.types';
 import { ChainRpc } from './chain-rpc';
 import { TransactionBuilder } from './transaction-builder';
 import { fromWagmiJson } from './tx-serialization';
+import { refusal } from '../../../test/action-refusal';
 
 const TRANSFER = parseAbiItem('function transfer(address to, uint256 value) returns (bool)');
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -59,16 +59,6 @@ function builder(config: Partial<TransactionConfig> = {}): {
   const rpc = new FakeRpc(chains);
   const full: TransactionConfig = { serialization: 'rlp', fill: 'none', ...config };
   return { builder: new TransactionBuilder(chains, full, rpc), rpc };
-}
-
-async function refusal(run: () => unknown): Promise<ActionException> {
-  try {
-    await run();
-  } catch (error) {
-    if (error instanceof ActionException) return error;
-    throw error;
-  }
-  throw new Error('expected an ActionException');
 }
 
 describe('TransactionBuilder.chainFor', () => {
