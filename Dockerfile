@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 
 # Build stage: full dependencies (the Nest CLI and TypeScript) to compile src/ into dist/.
-FROM node:20-slim AS build
+FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -11,7 +11,7 @@ RUN npm run build
 
 # Runtime stage: production dependencies and the compiled output only, run as the unprivileged
 # `node` user of the official image.
-FROM node:20-slim AS runtime
+FROM node:24-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
