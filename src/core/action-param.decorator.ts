@@ -6,7 +6,6 @@ import {
   IsNumber,
   IsOptional,
   IsString,
-  Matches,
   Max,
   MaxLength,
   Min,
@@ -15,17 +14,9 @@ import {
 } from 'class-validator';
 import { isAddress } from 'viem';
 import type { ActionParameter, ParamSpec, ParamsClass } from './action.types';
+import { compilePattern, patternProblem } from './text-pattern';
 
 export const ACTION_PARAMS_KEY = 'dynamic-action:params';
-
-function compiles(pattern: string): boolean {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function isMultipleOf(value: unknown, step: number, base: number): boolean {
   if (typeof value !== 'number') return true;
@@ -74,11 +65,19 @@ function validatorsFor(spec: ParamSpec): PropertyDecorator[] {
             message: `$property must be at most ${spec.maxLength} characters`,
           }),
         );
-      // A pattern that does not compile is reported at boot by checkDeclaration, naming the action.
-      if (spec.pattern !== undefined && compiles(spec.pattern))
+      // A pattern RE2 cannot compile is reported at boot by checkDeclaration, naming the action.
+      if (spec.pattern !== undefined && patternProblem(spec.pattern) === undefined) {
+        const matches = compilePattern(spec.pattern);
         rules.push(
-          Matches(new RegExp(spec.pattern), { message: '$property has an invalid format' }),
+          ValidateBy(
+            {
+              name: 'matchesPattern',
+              validator: { validate: (v: unknown) => typeof v === 'string' && matches(v) },
+            },
+            { message: '$property has an invalid format' },
+          ),
         );
+      }
       break;
     case 'boolean':
       rules.push(IsBoolean({ message: '$property must be true or false' }));

@@ -89,7 +89,16 @@ describe('checkDeclaration', () => {
     ['min above max', { type: 'number', min: 5, max: 1 }, 'has min 5 greater than max 1'],
     ['a zero step', { type: 'number', step: 0 }, 'has a step that is not positive'],
     ['a negative step', { type: 'number', step: -1 }, 'has a step that is not positive'],
-    ['an invalid pattern', { pattern: '(' }, 'has an invalid pattern'],
+    [
+      'an invalid pattern',
+      { pattern: '(' },
+      'has an invalid pattern (error parsing regexp: missing closing ): `(`); patterns run on RE2: no lookaround or backreferences',
+    ],
+    [
+      'a lookahead, which RE2 cannot run in linear time',
+      { pattern: '^(?=a)a$' },
+      'has an invalid pattern (error parsing regexp: invalid or unsupported Perl syntax: `(?=`); patterns run on RE2: no lookaround or backreferences',
+    ],
     ['a default below min', { type: 'number', min: 2, value: 1 }, 'has a default below its min'],
     ['a default above max', { type: 'number', max: 2, value: 3 }, 'has a default above its max'],
     [

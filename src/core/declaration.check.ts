@@ -1,6 +1,7 @@
 import type { ActionDeclaration, ActionParameter } from './action.types';
 import { PARAM_TYPES } from './action.types';
 import { getDeclaredParams } from './action-param.decorator';
+import { patternProblem } from './text-pattern';
 
 const isChainId = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) > 0;
 
@@ -19,13 +20,8 @@ function checkParam(param: ActionParameter): string[] {
   }
   if (param.step !== undefined && !(param.step > 0))
     problems.push(`${at} has a step that is not positive`);
-  if (param.pattern !== undefined) {
-    try {
-      new RegExp(param.pattern);
-    } catch {
-      problems.push(`${at} has an invalid pattern`);
-    }
-  }
+  const patternIssue = param.pattern !== undefined ? patternProblem(param.pattern) : undefined;
+  if (patternIssue) problems.push(`${at} ${patternIssue}`);
   const fallback = param.value;
   if (fallback !== undefined) {
     if (param.min !== undefined && typeof fallback === 'number' && fallback < param.min) {

@@ -1,5 +1,5 @@
 import type { ParamSpec } from './action.types';
-import { convertParam, isMissing, toNumber } from './param-conversion';
+import { convertParam, isMissing, MAX_NUMERIC_TEXT, toNumber } from './param-conversion';
 
 const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 
@@ -49,6 +49,20 @@ describe('toNumber', () => {
       expect(toNumber(text)).toBe(text);
     },
   );
+
+  it(`reads numeric text up to ${MAX_NUMERIC_TEXT} characters and leaves longer text as text`, () => {
+    const longest = '1'.repeat(MAX_NUMERIC_TEXT);
+    expect(toNumber(longest)).toBe(Number(longest));
+    expect(toNumber(`${longest}1`)).toBe(`${longest}1`);
+  });
+
+  it('refuses a megabyte of digits ending in a letter without backtracking over it', () => {
+    const hostile = `${'1'.repeat(1_048_576)}x`;
+    expect(toNumber(hostile)).toBe(hostile);
+    // Below the length cap, the pattern itself is linear: no split of the digits is retried.
+    const capped = `${'9'.repeat(MAX_NUMERIC_TEXT - 1)}x`;
+    expect(toNumber(capped)).toBe(capped);
+  });
 
   it('leaves non-text values untouched', () => {
     expect(toNumber(7)).toBe(7);
@@ -105,6 +119,12 @@ describe('convertParam', () => {
     expect(convertParam(address, '0x1234')).toBe('0x1234');
     const badChecksum = ADDRESS.replace('E0F', 'e0F');
     expect(convertParam(address, badChecksum)).toBe(badChecksum);
+  });
+
+  it('accepts an address written in capitals after 0x (EIP-55: one case carries no checksum)', () => {
+    const address = spec({ type: 'address' });
+    const mixed = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
+    expect(convertParam(address, `0x${mixed.slice(2).toUpperCase()}`)).toBe(mixed);
   });
 
   it('turns numbers and booleans sent for text into text', () => {

@@ -1,7 +1,14 @@
-import { getAddress, isAddress } from 'viem';
 import type { ParamSpec } from './action.types';
+import { readAddress } from './address';
 
-const NUMERIC_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
+/**
+ * Longest text read as a number (a double has at most 309 integer digits). Longer text stays
+ * text, so validation refuses it without the pattern ever reading it.
+ */
+export const MAX_NUMERIC_TEXT = 400;
+
+/** Unambiguous (digits, then an optional fraction, then an optional exponent): never backtracks. */
+const NUMERIC_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
 
 /** Missing means absent, null or blank text: a form field the user left empty. */
 export function isMissing(value: unknown): boolean {
@@ -11,8 +18,9 @@ export function isMissing(value: unknown): boolean {
 }
 
 export function toNumber(value: unknown): unknown {
-  if (typeof value === 'string' && NUMERIC_TEXT.test(value)) return Number(value);
-  return value;
+  if (typeof value !== 'string' || value.length > MAX_NUMERIC_TEXT) return value;
+  const text = value.trim();
+  return NUMERIC_TEXT.test(text) ? Number(text) : value;
 }
 
 function toBoolean(value: unknown): unknown {
@@ -33,7 +41,7 @@ function toText(value: unknown): unknown {
 }
 
 function toAddress(value: unknown): unknown {
-  return typeof value === 'string' && isAddress(value.trim()) ? getAddress(value.trim()) : value;
+  return typeof value === 'string' ? (readAddress(value) ?? value) : value;
 }
 
 /** Converts one raw input value to the parameter's type; unconvertible values are left for validation to reject. */

@@ -25,7 +25,7 @@ export interface AmountUnit {
 export function toBaseUnits(text: string, { param, symbol, decimals }: AmountUnit): bigint {
   const match = DECIMAL_TEXT.exec(text.trim());
   const whole = match?.[1] ?? '';
-  const fraction = (match?.[2] ?? '').replace(/0+$/, '');
+  const fraction = withoutTrailingZeros(match?.[2] ?? '');
   if (!match || (whole === '' && (match[2] ?? '') === '')) {
     throw invalidParams([
       { name: param, message: `${param} is not a decimal amount`, value: text },
@@ -48,6 +48,13 @@ export function toBaseUnits(text: string, { param, symbol, decimals }: AmountUni
     throw invalidParams([{ name: param, message: `${param} is too large`, value: text }]);
   }
   return units;
+}
+
+/** A loop, not `/0+$/`, which rescans the zeros from every position: quadratic on "000…01". */
+function withoutTrailingZeros(digits: string): string {
+  let end = digits.length;
+  while (end > 0 && digits[end - 1] === '0') end -= 1;
+  return digits.slice(0, end);
 }
 
 /** Base units back to decimal text, for messages and display. */
