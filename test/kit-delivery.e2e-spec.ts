@@ -147,6 +147,14 @@ describe('Kit: parameter delivery and request context', () => {
       expect(body.data?.context.userAddress).toBe(ADDRESS);
     });
 
+    it('accepts an address in capitals after 0x (valid per EIP-55) in its checksum form', async () => {
+      const mixed = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
+      const upper = `0x${mixed.slice(2).toUpperCase()}`;
+      const { status, body } = await post({ headers: { 'x-user-address': upper } });
+      expect(status).toBe(200);
+      expect(body.data?.context.userAddress).toBe(mixed);
+    });
+
     it('takes x-user-address, else x-wallet-address, else query, else body', async () => {
       const all: Post = {
         url: `${ECHO}?userAddress=${THIRD_ADDRESS}`,

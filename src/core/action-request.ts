@@ -1,8 +1,8 @@
 import { HttpStatus } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { getAddress, isAddress } from 'viem';
 import type { RequestContext } from './action.types';
 import { ActionException, invalidParams, type ParamProblem } from './action.exception';
+import { readAddress } from './address';
 
 type Bag = Record<string, unknown>;
 
@@ -37,16 +37,18 @@ function readBody(body: unknown): { params: Bag; context?: Bag } {
   return { params: body.params, context };
 }
 
-function readAddress(value: unknown, problems: ParamProblem[]): RequestContext['userAddress'] {
+function readUser(value: unknown, problems: ParamProblem[]): RequestContext['userAddress'] {
   if (!present(value)) return undefined;
-  if (typeof value === 'string' && isAddress(value.trim())) return getAddress(value.trim());
+  const address = typeof value === 'string' ? readAddress(value) : undefined;
+  if (address) return address;
   problems.push({ name: 'userAddress', message: 'userAddress must be a valid address' });
   return undefined;
 }
 
 function readChain(name: string, value: unknown, problems: ParamProblem[]): number | undefined {
   if (!present(value)) return undefined;
-  const chain = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  const text = typeof value === 'string' && value.length <= 32 ? value.trim() : undefined;
+  const chain = text !== undefined && /^\d{1,16}$/.test(text) ? Number(text) : value;
   if (Number.isSafeInteger(chain) && (chain as number) > 0) return chain as number;
   problems.push({ name, message: `${name} must be a valid chain id` });
   return undefined;
@@ -59,7 +61,7 @@ function parse(req: FastifyRequest): ActionRequest {
   const problems: ParamProblem[] = [];
   const context: RequestContext = {
     requestId: req.id,
-    userAddress: readAddress(
+    userAddress: readUser(
       first(
         header('x-user-address'),
         header('x-wallet-address'),
