@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createTestApp } from './app.factory';
 import { KitFixturesModule } from './fixtures/kit.fixtures';
-import { type DataError, UUID } from './fixtures/kit.helpers';
+import { type DataError, expectDataError, send, UUID } from './fixtures/kit.helpers';
 import { exchange, parseAnswer, type RawAnswer, RawClient } from './raw-http';
 
 /** Small enough for quick tests, wide enough for any machine to send a request in time. */
@@ -153,6 +153,40 @@ describe('HTTP edge: deadlines and errors raised before routing', () => {
 
     it('answers another expectation with 417 in the envelope', async () => {
       expectEnvelope(parseAnswer(await exchange(port, post(2, 'something-else'))), 417, 'edge-7');
+    });
+  });
+
+  describe('other methods on an action path', () => {
+    it.each([['PUT'], ['PATCH'], ['DELETE']] as const)(
+      'answers %s with 405 and Allow in the data envelope',
+      async (method) => {
+        const response = await send(app, { method, url: '/api/echo' });
+        expect(response.statusCode).toBe(405);
+        expect(response.headers.allow).toBe('GET, POST, OPTIONS');
+        expect(response.headers['access-control-allow-origin']).toBe('*');
+        expectDataError(405, response.json<DataError>(), response.headers['x-request-id']);
+      },
+    );
+
+    it('answers them in the transaction shape on a transaction action', async () => {
+      const response = await send(app, { method: 'DELETE', url: '/api/tx-transfer' });
+      expect(response.statusCode).toBe(405);
+      expect(response.headers.allow).toBe('GET, POST, OPTIONS');
+      expect(response.json()).toEqual({ error: 'Method not allowed', code: 'METHOD_NOT_ALLOWED' });
+    });
+
+    it('keeps 404 where no action is declared', async () => {
+      for (const url of ['/api/unknown', '/api/metadata', '/health']) {
+        const response = await send(app, { method: 'PUT', url });
+        expect(response.statusCode).toBe(404);
+        expect(response.headers.allow).toBeUndefined();
+      }
+    });
+
+    it('keeps GET, POST and OPTIONS on the action path', async () => {
+      expect((await send(app, { method: 'GET', url: '/api/echo' })).statusCode).toBe(200);
+      expect((await send(app, { url: '/api/echo', payload: '{}' })).statusCode).toBe(200);
+      expect((await send(app, { method: 'OPTIONS', url: '/api/echo' })).statusCode).toBe(200);
     });
   });
 });
