@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyBodyParser } from 'fastify';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { EdgeReplies } from './core/edge/edge-reply';
+import { hostCheck } from './core/edge/host-check.hook';
 import { edgeServerOptions, hardenServer } from './core/edge/http-server';
 
 type ContentTypeParser = FastifyBodyParser<string>;
@@ -112,5 +113,7 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
     optionsSuccessStatus: 200,
     strictPreflight: false,
   });
+  // After CORS, so a refused host still gets the CORS headers.
+  fastify.addHook('onRequest', hostCheck(config));
   return app;
 }

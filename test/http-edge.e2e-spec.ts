@@ -129,6 +129,22 @@ describe('HTTP edge: deadlines and errors raised before routing', () => {
     });
   });
 
+  describe('Host', () => {
+    it('answers an HTTP/1.1 request without Host with 400 in the envelope', async () => {
+      const answer = parseAnswer(
+        await exchange(port, 'GET /health HTTP/1.1\r\nConnection: close\r\n\r\n'),
+      );
+      expectEnvelope(answer, 400);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: 'The Host header is required' });
+    });
+
+    it('serves an HTTP/1.0 health check without Host (load balancers send them)', async () => {
+      const answer = parseAnswer(await exchange(port, 'GET /health HTTP/1.0\r\n\r\n'));
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toEqual({ status: 'ok' });
+    });
+  });
+
   describe('Expect', () => {
     const post = (length: number, expect: string): string =>
       `POST /api/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +

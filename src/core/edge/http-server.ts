@@ -19,6 +19,7 @@ export interface EdgeServerOptions {
     requestTimeout: number;
     headersTimeout: number;
     connectionsCheckingInterval: number;
+    requireHostHeader: boolean;
   };
   clientErrorHandler: (error: ConnectionError, socket: Socket) => void;
   frameworkErrors: (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => void;
@@ -35,6 +36,8 @@ export function edgeServerOptions(config: AppConfig, replies: EdgeReplies): Edge
       // Node looks for overdue requests only this often (30 s by default, which would let a
       // 30 s deadline run to 60 s): often enough to overrun a deadline by a quarter at most.
       connectionsCheckingInterval: Math.max(10, Math.min(1_000, config.headersTimeoutMs / 4)),
+      // Node answers a missing Host with an empty 400; the host check answers it in the envelope.
+      requireHostHeader: false,
     },
     clientErrorHandler: (error, socket) => {
       // A reset connection has nobody left to answer.
