@@ -4,6 +4,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBodyParser } from 'fastify';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
+import { EdgeReplies } from './core/edge/edge-reply';
+import { hostCheck } from './core/edge/host-check.hook';
+import { edgeServerOptions, hardenServer } from './core/edge/http-server';
 
 type ContentTypeParser = FastifyBodyParser<string>;
 
@@ -34,6 +37,18 @@ function requestId(req: IncomingMessage): string {
   return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
+/** Renders errors raised before routing with the same CORS headers and request ids. */
+const edgeReplies = (config: AppConfig): EdgeReplies =>
+  new EdgeReplies(
+    {
+      methods: CORS_METHODS,
+      allowedHeaders: CORS_ALLOWED_HEADERS,
+      exposedHeaders: CORS_EXPOSED_HEADERS,
+      allowedOrigins: config.allowedOrigins,
+    },
+    requestId,
+  );
+
 /** Nest's own body parsers stay off: setupApp reads every body as JSON, empty bodies included. */
 export const APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
 
@@ -44,13 +59,18 @@ export function createAdapter(config: AppConfig): FastifyAdapter {
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     requestIdHeader: false,
     genReqId: requestId,
+    // Request deadlines; parser errors, timeouts and bad URLs answered in the envelope.
+    ...edgeServerOptions(config, edgeReplies(config)),
   });
 }
 
 /** Everything main.ts and the tests both need on top of the module graph. */
 export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   const fastify = app.getHttpAdapter().getInstance();
-  const { allowedOrigins } = app.get<AppConfig>(APP_CONFIG);
+  const config = app.get<AppConfig>(APP_CONFIG);
+  const { allowedOrigins } = config;
+  // Connection cap, and `Expect` answered before any body is read.
+  hardenServer(fastify.server, config, edgeReplies(config));
 
   // Clients send JSON, sometimes with no body or a missing/odd content type: read any body as
   // JSON with Fastify's own parser (prototype-poisoning keys removed), an empty one as no body.
@@ -93,5 +113,7 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
     optionsSuccessStatus: 200,
     strictPreflight: false,
   });
+  // After CORS, so a refused host still gets the CORS headers.
+  fastify.addHook('onRequest', hostCheck(config));
   return app;
 }

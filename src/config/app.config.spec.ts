@@ -18,6 +18,11 @@ describe('loadConfig', () => {
       trustProxy: [],
       redisUrl: undefined,
       shutdownTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
+      maxConnections: 10_000,
+      allowedHosts: [],
     });
     const { title, description } = loadConfig({}).metadata;
     expect(title.length).toBeGreaterThan(0);
@@ -76,6 +81,58 @@ describe('loadConfig', () => {
     ['PUBLIC_BASE_URL', 'not a url'],
   ])('refuses %s=%s, naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}="?${value}"?: `));
+  });
+
+  it('reads the request deadlines and the connection cap', () => {
+    const config = loadConfig({
+      REQUEST_TIMEOUT_MS: '5000',
+      HEADERS_TIMEOUT_MS: '2000',
+      KEEP_ALIVE_TIMEOUT_MS: '65000',
+      MAX_CONNECTIONS: '0',
+    });
+    expect(config).toMatchObject({
+      requestTimeoutMs: 5000,
+      headersTimeoutMs: 2000,
+      keepAliveTimeoutMs: 65_000,
+      maxConnections: 0,
+    });
+  });
+
+  it('defaults the headers deadline to the request deadline when that is under 10 s', () => {
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '500' }).headersTimeoutMs).toBe(500);
+  });
+
+  it('refuses a headers deadline longer than the request deadline, naming both', () => {
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '2000' })).toThrow(
+      /HEADERS_TIMEOUT_MS=2000: HEADERS_TIMEOUT_MS must not be greater than REQUEST_TIMEOUT_MS/,
+    );
+  });
+
+  it('reads ALLOWED_HOSTS, wildcards and ports included', () => {
+    expect(loadConfig({ ALLOWED_HOSTS: 'Actions.example.com, *.example.org:8443' })).toMatchObject({
+      allowedHosts: [
+        { hostname: 'actions.example.com', wildcard: false },
+        { hostname: 'example.org', port: 8443, wildcard: true },
+      ],
+    });
+  });
+
+  it.each([
+    ['REQUEST_TIMEOUT_MS', '0'],
+    ['REQUEST_TIMEOUT_MS', '99'],
+    ['REQUEST_TIMEOUT_MS', '3600001'],
+    ['REQUEST_TIMEOUT_MS', '30s'],
+    ['HEADERS_TIMEOUT_MS', '0'],
+    ['KEEP_ALIVE_TIMEOUT_MS', '0'],
+    ['MAX_CONNECTIONS', '-1'],
+    ['MAX_CONNECTIONS', 'many'],
+    ['ALLOWED_HOSTS', 'evil.com/phish'],
+    ['ALLOWED_HOSTS', 'good.example.com,user@evil.com'],
+    ['ALLOWED_HOSTS', 'https://actions.example.com'],
+    ['ALLOWED_HOSTS', '*'],
+    ['ALLOWED_HOSTS', ','],
+  ])('refuses %s=%s, naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(`${name}=`);
   });
 
   it('names every bad variable in one error', () => {

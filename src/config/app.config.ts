@@ -10,10 +10,43 @@ import {
   Max,
   Min,
   MinLength,
+  ValidateBy,
 } from 'class-validator';
+import { type HostPattern, parseHostPattern } from '../core/edge/host-syntax';
 import { type Env, readEnv, toBool, toInt } from './env';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/** Longest deadline accepted for the HTTP timeouts: one hour. */
+const MAX_TIMEOUT_MS = 3_600_000;
+/** Headers deadline when HEADERS_TIMEOUT_MS is unset (or REQUEST_TIMEOUT_MS, if smaller). */
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+
+const hostList = (value: string): HostPattern[] | undefined => {
+  const patterns = list(value).map(parseHostPattern);
+  return patterns.length > 0 && patterns.every(Boolean) ? (patterns as HostPattern[]) : undefined;
+};
+
+const IsHostList = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'isHostList',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && hostList(value) !== undefined,
+      defaultMessage: () =>
+        '$property must be a comma-separated list of host names or addresses, each with an optional :port, or *.domain',
+    },
+  });
+
+/** Node refuses a headers deadline longer than the request deadline. */
+const AtMostRequestTimeout = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'atMostRequestTimeout',
+    validator: {
+      validate: (value: unknown, args) =>
+        typeof value === 'number' && value <= (args?.object as CoreEnv).REQUEST_TIMEOUT_MS,
+      defaultMessage: () => '$property must not be greater than REQUEST_TIMEOUT_MS',
+    },
+  });
 
 /** Environment variables of the core service, with their defaults (documented in README.md). */
 class CoreEnv {
@@ -85,6 +118,42 @@ class CoreEnv {
   @IsInt()
   @Min(0)
   SHUTDOWN_TIMEOUT_MS = 10_000;
+
+  /** Deadline for a whole request (headers and body) to arrive; past it: 408. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(MAX_TIMEOUT_MS)
+  REQUEST_TIMEOUT_MS = 30_000;
+
+  /** Deadline for the headers of a request; unset: 10000, or REQUEST_TIMEOUT_MS if smaller. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @AtMostRequestTimeout()
+  HEADERS_TIMEOUT_MS?: number;
+
+  /** How long an idle keep-alive connection stays open; above common load balancers' 60 s. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_TIMEOUT_MS)
+  KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
+  /** Concurrent connections the server accepts; 0: no limit. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  MAX_CONNECTIONS = 10_000;
+
+  /** Comma-separated hosts requests may name; unset: any syntactically valid host. */
+  @IsOptional()
+  @IsHostList()
+  ALLOWED_HOSTS?: string;
 }
 
 const list = (value: string | undefined): string[] =>
@@ -110,6 +179,14 @@ export interface AppConfig {
   /** Shared store for rate limits and cached results across replicas. */
   redisUrl?: string;
   shutdownTimeoutMs: number;
+  /** Deadlines for a request to arrive (headers, whole request) and for an idle connection. */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** 0: no limit. */
+  maxConnections: number;
+  /** Empty: any valid host may be named by a request. */
+  allowedHosts: HostPattern[];
 }
 
 /** Reads and validates the environment; a bad value stops the boot with every problem named. */
@@ -131,5 +208,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: vars.TRUST_PROXY === 'false' ? [] : list(vars.TRUST_PROXY),
     redisUrl: vars.REDIS_URL,
     shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
+    requestTimeoutMs: vars.REQUEST_TIMEOUT_MS,
+    headersTimeoutMs:
+      vars.HEADERS_TIMEOUT_MS ?? Math.min(DEFAULT_HEADERS_TIMEOUT_MS, vars.REQUEST_TIMEOUT_MS),
+    keepAliveTimeoutMs: vars.KEEP_ALIVE_TIMEOUT_MS,
+    maxConnections: vars.MAX_CONNECTIONS,
+    allowedHosts: vars.ALLOWED_HOSTS === undefined ? [] : (hostList(vars.ALLOWED_HOSTS) ?? []),
   };
 }

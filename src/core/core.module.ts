@@ -15,6 +15,7 @@ import { ActionRegistry } from './action.registry';
 import { CacheStore, MemoryCacheStore } from './cache/cache.store';
 import { RedisCacheStore } from './cache/redis-cache.store';
 import { ResultCache } from './cache/result-cache';
+import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
 import { EnvelopeInterceptor } from './envelope.interceptor';
 import { HealthController } from './health.controller';
 import { MetadataController } from './metadata.controller';
@@ -64,6 +65,7 @@ export class CoreModule {
         },
         ResultCache,
         ActionRegistry,
+        MethodNotAllowedRoutes,
         { provide: APP_GUARD, useClass: OriginGuard },
         { provide: APP_GUARD, useClass: ActionThrottlerGuard },
         { provide: APP_GUARD, useClass: UserContextGuard },

@@ -1,5 +1,6 @@
 import { Controller, Get, HttpStatus, Inject, ServiceUnavailableException } from '@nestjs/common';
 import { THROTTLE_CONFIG, type ThrottleConfig } from '../config/throttle.config';
+import { AnyHost } from './edge/host-check.hook';
 import { RedisStatus } from './redis/redis.provider';
 
 export interface Readiness {
@@ -16,12 +17,14 @@ export class HealthController {
   ) {}
 
   @Get()
+  @AnyHost()
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   /** Not ready only when Redis is down and requests would be refused anyway (`deny`). */
   @Get('ready')
+  @AnyHost()
   ready(): Readiness {
     const redis = this.redis.state();
     if (redis === 'down' && this.throttle.onStoreError === 'deny') {
