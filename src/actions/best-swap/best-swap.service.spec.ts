@@ -18,6 +18,8 @@ import type { BestSwapParams } from './best-swap.action';
 import { BestSwapService, DEADLINE_SECONDS } from './best-swap.service';
 import { SWAP_EXACT_TOKENS_FOR_TOKENS } from './uniswap-v2.abi';
 import { refusal } from '../../../test/action-refusal';
+import { loadExternalConfig } from '../../config/external.config';
+import { UpstreamBounds } from '../../core/http/upstream-bounds';
 
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
 // USDC sorts below WAVAX, so V2 pairs hold USDC as token0: reserves are [usdc, wavax].
@@ -82,7 +84,7 @@ class FakeRpc extends ChainRpc {
 
 function setup(reserves: Reserves): BestSwapService {
   const chains = loadChainsConfig({ CHAIN_CONFIG_FILE: file });
-  const rpc = new FakeRpc(chains);
+  const rpc = new FakeRpc(chains, new UpstreamBounds(loadExternalConfig({})));
   rpc.reserves = reserves;
   const service = new BestSwapService(
     new TransactionBuilder(chains, loadTransactionConfig({}), rpc),

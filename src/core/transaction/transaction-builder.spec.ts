@@ -19,6 +19,8 @@ import { ChainRpc } from './chain-rpc';
 import { TransactionBuilder } from './transaction-builder';
 import { fromWagmiJson } from './tx-serialization';
 import { refusal } from '../../../test/action-refusal';
+import { loadExternalConfig } from '../../config/external.config';
+import { UpstreamBounds } from '../http/upstream-bounds';
 
 const TRANSFER = parseAbiItem('function transfer(address to, uint256 value) returns (bool)');
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -56,7 +58,7 @@ function builder(config: Partial<TransactionConfig> = {}): {
   builder: TransactionBuilder;
   rpc: FakeRpc;
 } {
-  const rpc = new FakeRpc(chains);
+  const rpc = new FakeRpc(chains, new UpstreamBounds(loadExternalConfig({})));
   const full: TransactionConfig = { serialization: 'rlp', fill: 'none', ...config };
   return { builder: new TransactionBuilder(chains, full, rpc), rpc };
 }
