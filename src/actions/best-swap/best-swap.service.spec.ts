@@ -63,7 +63,7 @@ writeFileSync(
   }),
 );
 
-type Reserves = Partial<Record<Address, readonly [bigint, bigint, number] | Error>>;
+type Reserves = Partial<Record<Address, readonly unknown[] | Error | null>>;
 
 /** A node whose pairs hold the reserves a test sets. */
 class FakeRpc extends ChainRpc {
@@ -207,6 +207,25 @@ describe('BestSwapService', () => {
     const response = await service.build(swap('WAVAX', 'USDC', '1'), context);
     expect(response.params?.args.pool).toEqual(expect.objectContaining({ name: 'Alpha' }));
     expect(warn).toHaveBeenCalledWith('Pool Beta on chain 43113 could not be read; skipped');
+  });
+
+  it.each<[string, unknown]>([
+    ['no answer', null],
+    ['an empty tuple', []],
+    ['amounts that are not numbers', ['0x10', '0x10', 0]],
+    ['a negative amount', [-1n, 10n, 0]],
+  ])('answers RPC_ERROR, not NO_LIQUIDITY, when reserves come back as %s', async (_case, bad) => {
+    const error = await refusal(() =>
+      setup({ ...MARKET, [POOL.beta]: bad as readonly unknown[] }).build(
+        swap('WAVAX', 'USDC', '1'),
+        context,
+      ),
+    );
+    expect([error.getStatus(), error.details.code, error.error]).toEqual([
+      500,
+      'RPC_ERROR',
+      'The RPC node of Fuji (chain 43113) sent an answer of the wrong shape',
+    ]);
   });
 
   it('answers 500 without the node URL when the node fails', async () => {

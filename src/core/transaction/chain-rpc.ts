@@ -13,16 +13,18 @@ import {
 } from 'viem';
 import { type ChainInfo, CHAINS_CONFIG, type ChainsConfig } from '../../config/chains.config';
 import { ActionException } from '../action.exception';
-import { UpstreamBounds } from '../http/upstream-bounds';
+import { type RpcFetch, UpstreamBounds } from '../http/upstream-bounds';
 import { findRefusal } from '../http/upstream-refusal.exception';
 import { UpstreamError } from '../http/upstream.error';
+import { checkRpcAnswers, RpcAnswerError } from './rpc-answers';
 
-export type RpcFailureKind = 'timeout' | 'unreachable' | 'rejected' | 'reverted';
+export type RpcFailureKind = 'timeout' | 'unreachable' | 'rejected' | 'reverted' | 'malformed';
 
 const PHRASES: Record<Exclude<RpcFailureKind, 'reverted'>, string> = {
   timeout: 'did not answer in time',
   unreachable: 'could not be reached',
   rejected: 'answered with an error',
+  malformed: 'sent an answer of the wrong shape',
 };
 
 /** URLs may carry API keys: nothing that leaves this file keeps one. */
@@ -32,6 +34,7 @@ const withoutUrls = (text: string): string => text.replace(/\b[a-z][\w+.-]*:\/\/
 export function rpcFailureKind(error: unknown): RpcFailureKind {
   if (!(error instanceof BaseError)) return 'rejected';
   if (error.walk((e) => e instanceof TimeoutError || isUpstreamTimeout(e))) return 'timeout';
+  if (error.walk((e) => e instanceof RpcAnswerError)) return 'malformed';
   const reverted = error.walk(
     (e) =>
       e instanceof ContractFunctionRevertedError ||
@@ -68,6 +71,18 @@ function revertReason(error: unknown): string {
   return withoutUrls(text).slice(0, 200);
 }
 
+/** Each answer's shape is checked before viem reads it (its formatters trust what nodes send). */
+function checkedFetch(fetchFn: RpcFetch): RpcFetch {
+  return async (input, init) => {
+    const response = await fetchFn(input, init);
+    if (!response.ok) return response;
+    const text = await response.text();
+    checkRpcAnswers(init?.body, text);
+    const { status, statusText, headers } = response;
+    return new Response(text, { status, statusText, headers });
+  };
+}
+
 /**
  * viem clients per configured chain: JSON-RPC calls made in the same tick travel as one batch,
  * each bounded by EXTERNAL_TIMEOUT_MS (wait for a slot included) and never retried (the user is
@@ -93,7 +108,7 @@ export class ChainRpc {
           batch: { wait: 0 },
           timeout: this.config.timeoutMs,
           retryCount: 0,
-          fetchFn: this.bounds.fetchFn(this.config.timeoutMs),
+          fetchFn: checkedFetch(this.bounds.fetchFn(this.config.timeoutMs)),
         }),
       });
       this.clients.set(chain.chainId, client);

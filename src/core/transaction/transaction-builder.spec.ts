@@ -205,6 +205,30 @@ describe('TransactionBuilder.build', () => {
     expect(error.error).toMatch(/^The transaction would fail on Avalanche Fuji: .*TRANSFER_FAILED/);
   });
 
+  it.each<[string, Partial<Record<keyof PublicClient, () => unknown>>]>([
+    ['a gas estimate of 0', { estimateGas: () => 0n }],
+    ['a negative nonce', { getTransactionCount: () => -1 }],
+    ['no fees', { estimateFeesPerGas: () => ({}) }],
+    [
+      'a priority fee above the cap',
+      { estimateFeesPerGas: () => ({ maxFeePerGas: 1n, maxPriorityFeePerGas: 2n }) },
+    ],
+  ])('answers RPC_ERROR, not a broken transaction, on %s', async (_case, override) => {
+    const { builder: b, rpc } = builder({ fill: 'estimate' });
+    rpc.node = {
+      getTransactionCount: () => 7,
+      estimateGas: () => 50_000n,
+      estimateFeesPerGas: () => ({ maxFeePerGas: 3_000n, maxPriorityFeePerGas: 2_000n }),
+      ...override,
+    };
+    const error = await refusal(() => b.build(spec));
+    expect([error.getStatus(), error.details.code, error.error]).toEqual([
+      500,
+      'RPC_ERROR',
+      'The RPC node of Avalanche Fuji (chain 43113) sent an answer of the wrong shape',
+    ]);
+  });
+
   it.each([
     [
       'unreachable',
