@@ -12,15 +12,60 @@ class ExternalEnv {
   @Min(1)
   @Max(120_000)
   EXTERNAL_TIMEOUT_MS = 5000;
+
+  /** Calls in flight to one upstream host (an API or an RPC node) at a time. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  EXTERNAL_MAX_CONCURRENCY = 16;
+
+  /** Calls waiting for a slot on one host; past it, calls are refused at once (503). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  EXTERNAL_MAX_QUEUE = 64;
+
+  /** Consecutive failures of a host (timeouts, refused connections, 429/502/503/504) that open its circuit. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  EXTERNAL_CIRCUIT_THRESHOLD = 5;
+
+  /** How long an open circuit refuses calls before one probe call is let through. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3_600_000)
+  EXTERNAL_CIRCUIT_COOLDOWN_MS = 10_000;
 }
 
 export interface ExternalConfig {
-  /** Milliseconds one external call may take, answer body included, before it is aborted. */
+  /** Milliseconds one external call may take, wait for a slot and answer body included. */
   timeoutMs: number;
+  /** Concurrent calls per upstream host. */
+  maxConcurrency: number;
+  /** Calls per host waiting for a slot; more are refused. */
+  maxQueue: number;
+  /** Consecutive host failures that open the circuit. */
+  circuitThreshold: number;
+  /** Milliseconds an open circuit waits before letting a probe through. */
+  circuitCooldownMs: number;
 }
 
 export function loadExternalConfig(env: Env): ExternalConfig {
+  const vars = readEnv(ExternalEnv, env, 'external API configuration');
   return {
-    timeoutMs: readEnv(ExternalEnv, env, 'external API configuration').EXTERNAL_TIMEOUT_MS,
+    timeoutMs: vars.EXTERNAL_TIMEOUT_MS,
+    maxConcurrency: vars.EXTERNAL_MAX_CONCURRENCY,
+    maxQueue: vars.EXTERNAL_MAX_QUEUE,
+    circuitThreshold: vars.EXTERNAL_CIRCUIT_THRESHOLD,
+    circuitCooldownMs: vars.EXTERNAL_CIRCUIT_COOLDOWN_MS,
   };
 }

@@ -12,3 +12,5 @@ export {
   type UpstreamErrorKind,
 } from './http/external-http';
 export { ExternalHttpModule } from './http/external-http.module';
+export { UpstreamBounds } from './http/upstream-bounds';
+export { UpstreamRefusal, type RefusalReason } from './http/upstream-refusal.exception';

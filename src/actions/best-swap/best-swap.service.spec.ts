@@ -18,6 +18,8 @@ import type { BestSwapParams } from './best-swap.action';
 import { BestSwapService, DEADLINE_SECONDS } from './best-swap.service';
 import { SWAP_EXACT_TOKENS_FOR_TOKENS } from './uniswap-v2.abi';
 import { refusal } from '../../../test/action-refusal';
+import { loadExternalConfig } from '../../config/external.config';
+import { UpstreamBounds } from '../../core/http/upstream-bounds';
 
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
 // USDC sorts below WAVAX, so V2 pairs hold USDC as token0: reserves are [usdc, wavax].
@@ -61,7 +63,7 @@ writeFileSync(
   }),
 );
 
-type Reserves = Partial<Record<Address, readonly [bigint, bigint, number] | Error>>;
+type Reserves = Partial<Record<Address, readonly unknown[] | Error | null>>;
 
 /** A node whose pairs hold the reserves a test sets. */
 class FakeRpc extends ChainRpc {
@@ -82,7 +84,7 @@ class FakeRpc extends ChainRpc {
 
 function setup(reserves: Reserves): BestSwapService {
   const chains = loadChainsConfig({ CHAIN_CONFIG_FILE: file });
-  const rpc = new FakeRpc(chains);
+  const rpc = new FakeRpc(chains, new UpstreamBounds(loadExternalConfig({})));
   rpc.reserves = reserves;
   const service = new BestSwapService(
     new TransactionBuilder(chains, loadTransactionConfig({}), rpc),
@@ -205,6 +207,25 @@ describe('BestSwapService', () => {
     const response = await service.build(swap('WAVAX', 'USDC', '1'), context);
     expect(response.params?.args.pool).toEqual(expect.objectContaining({ name: 'Alpha' }));
     expect(warn).toHaveBeenCalledWith('Pool Beta on chain 43113 could not be read; skipped');
+  });
+
+  it.each<[string, unknown]>([
+    ['no answer', null],
+    ['an empty tuple', []],
+    ['amounts that are not numbers', ['0x10', '0x10', 0]],
+    ['a negative amount', [-1n, 10n, 0]],
+  ])('answers RPC_ERROR, not NO_LIQUIDITY, when reserves come back as %s', async (_case, bad) => {
+    const error = await refusal(() =>
+      setup({ ...MARKET, [POOL.beta]: bad as readonly unknown[] }).build(
+        swap('WAVAX', 'USDC', '1'),
+        context,
+      ),
+    );
+    expect([error.getStatus(), error.details.code, error.error]).toEqual([
+      500,
+      'RPC_ERROR',
+      'The RPC node of Fuji (chain 43113) sent an answer of the wrong shape',
+    ]);
   });
 
   it('answers 500 without the node URL when the node fails', async () => {

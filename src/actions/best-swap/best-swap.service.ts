@@ -7,6 +7,7 @@ import {
   choosePool,
   fromBaseUnits,
   type PoolReserves,
+  RpcAnswerError,
   rpcFailureKind,
   toBaseUnits,
   TransactionBuilder,
@@ -143,6 +144,9 @@ export class BestSwapService implements OnModuleInit {
         this.logger.warn(`Pool ${pool.name} on chain ${chain.chainId} could not be read; skipped`);
         return;
       }
+      if (!isReserves(result.value)) {
+        throw this.rpc.failure(chain, 'pool reserves', new RpcAnswerError(`${pool.name} reserves`));
+      }
       const [reserve0, reserve1] = result.value;
       usable.push({
         pool,
@@ -154,3 +158,11 @@ export class BestSwapService implements OnModuleInit {
     return usable;
   }
 }
+
+/** Two non-negative amounts: an answer of another shape must not pass for an empty pool. */
+const isReserves = (value: unknown): value is readonly [bigint, bigint, ...unknown[]] =>
+  Array.isArray(value) &&
+  typeof value[0] === 'bigint' &&
+  typeof value[1] === 'bigint' &&
+  value[0] >= 0n &&
+  value[1] >= 0n;

@@ -1,3 +1,4 @@
+import { RpcAnswerError } from '../../core/transaction';
 import { type BlockHeader, type BlockSource, findBlockAtTime } from './block-at-time';
 
 /** A chain whose block n has timestamps[n]; counts every lookup. */
@@ -95,6 +96,12 @@ describe('findBlockAtTime', () => {
     const found = await findBlockAtTime(chain, chain.head, BigInt(count - 3));
     expect(found.number).toBe(BigInt(count - 3));
     expect(chain.asked.length).toBeLessThanOrEqual(2 * 16 + 2);
+  });
+
+  it('refuses a chain whose timestamps go back, rather than searching it', async () => {
+    // Block 1 says it came before genesis: the first probe lands on it.
+    const chain = new FakeBlocks([100, 50, 300, 400]);
+    await expect(findBlockAtTime(chain, chain.head, 250n)).rejects.toBeInstanceOf(RpcAnswerError);
   });
 
   it('propagates a failed lookup', async () => {

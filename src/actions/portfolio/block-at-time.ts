@@ -1,3 +1,5 @@
+import { RpcAnswerError } from '../../core/transaction';
+
 /** A block's number and its timestamp in seconds since the epoch. */
 export interface BlockHeader {
   number: bigint;
@@ -33,10 +35,14 @@ export async function findBlockAtTime(
   let hi = head;
   let bisect = false;
   for (let step = 0; hi.number - lo.number > 1n; step += 1) {
-    if (step >= MAX_STEPS) throw new Error('Block search did not converge');
+    if (step >= MAX_STEPS) throw new RpcAnswerError('the block search (it did not converge)');
     const width = hi.number - lo.number;
     const probe = bisect ? lo.number + width / 2n : interpolate(lo, hi, target);
     const block = await source.block(probe);
+    // Timestamps never go back along a chain: a node saying otherwise cannot be searched.
+    if (block.timestamp < lo.timestamp || block.timestamp > hi.timestamp) {
+      throw new RpcAnswerError('eth_getBlockByNumber (block timestamps out of order)');
+    }
     if (block.timestamp <= target) lo = block;
     else hi = block;
     bisect = (hi.number - lo.number) * 2n > width;

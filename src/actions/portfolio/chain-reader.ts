@@ -9,6 +9,7 @@ import {
   multicall3Abi,
   type PublicClient,
 } from 'viem';
+import { RpcAnswerError } from '../../core/transaction';
 import type { BlockHeader, BlockSource } from './block-at-time';
 
 /** What a token says of itself; a field it fails to answer (a non-standard token) is absent. */
@@ -79,16 +80,18 @@ export class ViemChainReader implements ChainReader {
   constructor(private readonly client: PublicClient) {}
 
   async latestBlock(): Promise<BlockHeader> {
-    const [{ number, timestamp }] = await Promise.all([
+    const [block] = await Promise.all([
       this.client.getBlock({ blockTag: 'latest' }),
       this.hasMulticall(),
     ]);
-    return { number, timestamp };
+    return header(block);
   }
 
+  /** The node must answer the block asked for: the search would go astray on another. */
   async block(number: bigint): Promise<BlockHeader> {
-    const block = await this.client.getBlock({ blockNumber: number });
-    return { number: block.number, timestamp: block.timestamp };
+    const found = header(await this.client.getBlock({ blockNumber: number }));
+    if (found.number !== number) throw new RpcAnswerError('eth_getBlockByNumber');
+    return found;
   }
 
   async tokenMetadata(tokens: readonly Address[]): Promise<TokenMetadata[]> {
@@ -192,6 +195,15 @@ export class ViemChainReader implements ChainReader {
       return decode(calls[i], returnData);
     });
   }
+}
+
+/** A pending block (no number) or one without a timestamp is not a block the search can use. */
+function header(block: { number: bigint | null; timestamp: bigint }): BlockHeader {
+  const { number, timestamp } = block as { number: unknown; timestamp: unknown };
+  if (typeof number !== 'bigint' || typeof timestamp !== 'bigint') {
+    throw new RpcAnswerError('eth_getBlockByNumber');
+  }
+  return { number, timestamp };
 }
 
 function encode(call: TokenCall): Hex {

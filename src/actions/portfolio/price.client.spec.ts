@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ResultCache, UpstreamError } from '../../core';
+import { ResultCache, UpstreamError, UpstreamRefusal } from '../../core';
 import { MemoryCacheStore } from '../../core/cache/cache.store';
 import type { ExternalHttp } from '../../core/http/external-http';
 import { PriceClient } from './price.client';
@@ -76,6 +76,9 @@ describe('PriceClient', () => {
   it.each<[string, unknown]>([
     ['a failed call', new UpstreamError('status', 'Upstream answered HTTP 500', 500)],
     ['a timeout', new UpstreamError('timeout', 'Upstream did not answer within 5000 ms')],
+    ['a refused redirect', new UpstreamError('redirect', 'Upstream answered HTTP 302', 302)],
+    ['a refusal of a saturated host', new UpstreamRefusal('busy')],
+    ['a refusal of a host whose circuit is open', new UpstreamRefusal('unavailable')],
     ['an answer that is not an object', [1, 2]],
     ['a text answer', 'ok'],
   ])('answers nothing on %s, and does not cache it', async (_case, answer) => {

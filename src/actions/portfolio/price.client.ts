@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PRICES_CONFIG, type PricesConfig } from '../../config/prices.config';
-import { ExternalHttp, ResultCache, UpstreamError } from '../../core';
+import { ExternalHttp, ResultCache, UpstreamError, UpstreamRefusal } from '../../core';
 
 /** USD price per price id; an id the API does not know is absent. */
 export type UsdPrices = Record<string, number>;
@@ -13,8 +13,8 @@ export interface PriceQuote {
 
 /**
  * Reads USD prices from a simple-price style API through the shared timeout and cache. Prices
- * are an extra: when none is configured or the API fails, the answer is `undefined` and the
- * caller carries on without values.
+ * are an extra: when none is configured or the API fails (or its host is saturated or paused by
+ * its circuit), the answer is `undefined` and the caller carries on without values.
  */
 @Injectable()
 export class PriceClient {
@@ -37,6 +37,8 @@ export class PriceClient {
       );
       return { prices: value, cached };
     } catch (error) {
+      // A saturated or paused price API costs the values only, like a failed one.
+      if (error instanceof UpstreamRefusal) return undefined;
       if (!(error instanceof UpstreamError)) throw error;
       this.logger.warn(`Price API call failed: ${error.message}`);
       return undefined;

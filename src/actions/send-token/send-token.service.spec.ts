@@ -6,6 +6,8 @@ import { ERC20_TRANSFER } from './erc20.abi';
 import type { SendTokenParams } from './send-token.action';
 import { SendTokenService } from './send-token.service';
 import { refusal } from '../../../test/action-refusal';
+import { loadExternalConfig } from '../../config/external.config';
+import { UpstreamBounds } from '../../core/http/upstream-bounds';
 
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
 const RECIPIENT = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
@@ -13,7 +15,11 @@ const FUJI_USDC = '0x5425890298aed601595a70AB815c96711a31Bc65';
 
 function service(): SendTokenService {
   const chains = loadChainsConfig({});
-  const builder = new TransactionBuilder(chains, loadTransactionConfig({}), new ChainRpc(chains));
+  const builder = new TransactionBuilder(
+    chains,
+    loadTransactionConfig({}),
+    new ChainRpc(chains, new UpstreamBounds(loadExternalConfig({}))),
+  );
   const sendToken = new SendTokenService(builder);
   sendToken.onModuleInit();
   return sendToken;

@@ -1,9 +1,14 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadExternalConfig } from '../../config/external.config';
 import { ExternalHttp, fetchJson, UpstreamError } from './external-http';
+import { UpstreamBounds } from './upstream-bounds';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+const externalHttp = (env: Record<string, string>): ExternalHttp =>
+  new ExternalHttp(new UpstreamBounds(loadExternalConfig(env)));
 
 describe('fetchJson', () => {
   let server: Server;
@@ -108,6 +113,27 @@ describe('fetchJson', () => {
     expect(await failure(`${base}/secret`, 100)).toMatchObject({ kind: 'timeout' });
   });
 
+  it.each([301, 302, 307, 308])(
+    'refuses a %i redirect without following it to the other host',
+    async (status) => {
+      let followed = 0;
+      const elsewhere = createServer((_req, res) => {
+        followed += 1;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"stolen":true}');
+      }).listen(0, '127.0.0.1');
+      await once(elsewhere, 'listening');
+      const location = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/secret`;
+      handler = (_req, res) => res.writeHead(status, { location }).end();
+      try {
+        expect(await failure(`${base}/secret`)).toMatchObject({ kind: 'redirect', status });
+        expect(followed).toBe(0);
+      } finally {
+        elsewhere.closeAllConnections();
+        await new Promise((resolve) => elsewhere.close(resolve));
+      }
+    },
+  );
+
   it('reports a refused connection as a network failure', async () => {
     const spare = createServer().listen(0, '127.0.0.1');
     await once(spare, 'listening');
@@ -129,9 +155,9 @@ describe('fetchJson', () => {
 
   it('ExternalHttp applies the configured timeout unless the call sets its own', async () => {
     handler = hang;
-    const http = new ExternalHttp({ timeoutMs: 50 });
+    const http = externalHttp({ EXTERNAL_TIMEOUT_MS: '50' });
     await expect(http.getJson(`${base}/hang`)).rejects.toMatchObject({ kind: 'timeout' });
-    const slowerHttp = new ExternalHttp({ timeoutMs: 60_000 });
+    const slowerHttp = externalHttp({ EXTERNAL_TIMEOUT_MS: '60000' });
     await expect(slowerHttp.getJson(`${base}/hang`, { timeoutMs: 50 })).rejects.toMatchObject({
       kind: 'timeout',
     });

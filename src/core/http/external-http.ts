@@ -1,24 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { EXTERNAL_CONFIG, type ExternalConfig } from '../../config/external.config';
+import { Injectable } from '@nestjs/common';
+import { networkError, readAnswer, refuseRedirect } from './upstream-answer';
+import { UpstreamBounds } from './upstream-bounds';
+import { UpstreamError } from './upstream.error';
 
-export type UpstreamErrorKind = 'timeout' | 'status' | 'malformed' | 'network';
-
-/**
- * A failed call to an external API. The message is safe to log anywhere: it never holds the URL
- * (which may carry keys or internal hosts), only what went wrong.
- */
-export class UpstreamError extends Error {
-  override readonly name = 'UpstreamError';
-
-  constructor(
-    readonly kind: UpstreamErrorKind,
-    message: string,
-    /** The upstream's HTTP status, for `status` failures. */
-    readonly status?: number,
-  ) {
-    super(message);
-  }
-}
+export { UpstreamError, type UpstreamErrorKind } from './upstream.error';
 
 export interface FetchJsonOptions {
   /** The whole call, answer body included, is aborted after this many milliseconds. */
@@ -34,6 +19,7 @@ const DEFAULT_MAX_BYTES = 1_048_576;
 /**
  * GET a JSON document with a real abort on timeout: the socket is closed, so a slow upstream
  * costs nothing once the caller has been answered (a Promise.race would leave it running).
+ * Redirects are refused, never followed.
  */
 export async function fetchJson(
   url: string | URL,
@@ -45,7 +31,9 @@ export async function fetchJson(
     const response = await fetch(url, {
       signal: combined,
       headers: { accept: 'application/json' },
+      redirect: 'manual',
     });
+    await refuseRedirect(response);
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       throw new UpstreamError(
@@ -54,39 +42,15 @@ export async function fetchJson(
         response.status,
       );
     }
-    return parseJson(await readText(response, maxBytes));
+    return parseJson((await readAnswer(response, maxBytes)).toString('utf8'));
   } catch (error) {
     if (error instanceof UpstreamError) throw error;
     if (signal && combined.aborted && combined.reason === signal.reason) throw signal.reason;
     if (timeout.aborted) {
       throw new UpstreamError('timeout', `Upstream did not answer within ${timeoutMs} ms`);
     }
-    throw new UpstreamError('network', `Upstream unreachable${networkCode(error)}`);
+    throw networkError(error);
   }
-}
-
-async function readText(response: Response, maxBytes: number): Promise<string> {
-  const tooLarge = (): UpstreamError =>
-    new UpstreamError('malformed', `Upstream answer exceeds ${maxBytes} bytes`);
-  if (Number(response.headers.get('content-length')) > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  const reader = response.body?.getReader() as ReadableStreamDefaultReader<Uint8Array> | undefined;
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parseJson(text: string): unknown {
@@ -97,19 +61,19 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The system error code (ECONNREFUSED, ENOTFOUND…) helps operators; the cause's text may name the host. */
-function networkCode(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  const code = cause?.code;
-  return typeof code === 'string' && /^[A-Z0-9_]+$/.test(code) ? ` (${code})` : '';
-}
-
-/** `fetchJson` with the service's EXTERNAL_TIMEOUT_MS, injectable so services can be tested with a fake. */
+/**
+ * `fetchJson` within the per-host bounds (UpstreamBounds) and the service's EXTERNAL_TIMEOUT_MS,
+ * which covers the wait for a slot too; injectable so services can be tested with a fake.
+ * A saturated or failing host is refused without a call (UpstreamRefusal, a 503).
+ */
 @Injectable()
 export class ExternalHttp {
-  constructor(@Inject(EXTERNAL_CONFIG) private readonly config: ExternalConfig) {}
+  constructor(private readonly bounds: UpstreamBounds) {}
 
   getJson(url: string | URL, options: Partial<FetchJsonOptions> = {}): Promise<unknown> {
-    return fetchJson(url, { ...options, timeoutMs: options.timeoutMs ?? this.config.timeoutMs });
+    const timeoutMs = options.timeoutMs ?? this.bounds.config.timeoutMs;
+    return this.bounds.call(url, { timeoutMs, signal: options.signal }, (signal) =>
+      fetchJson(url, { maxBytes: options.maxBytes, timeoutMs, signal }),
+    );
   }
 }

@@ -6,7 +6,13 @@ import {
   RpcRequestError,
   TimeoutError,
 } from 'viem';
-import { rpcFailureKind } from './chain-rpc';
+import { loadChainsConfig } from '../../config/chains.config';
+import { loadExternalConfig } from '../../config/external.config';
+import { UpstreamBounds } from '../http/upstream-bounds';
+import { UpstreamError } from '../http/upstream.error';
+import { UpstreamRefusal } from '../http/upstream-refusal.exception';
+import { ChainRpc, rpcFailureKind } from './chain-rpc';
+import { RpcAnswerError } from './rpc-answers';
 
 const URL = 'http://127.0.0.1:8545';
 const rpcError = (message: string): RpcRequestError =>
@@ -41,8 +47,43 @@ describe('rpcFailureKind', () => {
       'reverted',
     ],
     ['another JSON-RPC error', new InternalRpcError(rpcError('header not found')), 'rejected'],
+    [
+      'an answer of the wrong shape',
+      new HttpRequestError({ url: URL, cause: new RpcAnswerError('eth_call') }),
+      'malformed',
+    ],
+    [
+      'the per-host deadline',
+      new HttpRequestError({ url: URL, cause: new UpstreamError('timeout', 'too slow') }),
+      'timeout',
+    ],
     ['anything else', new Error('boom'), 'rejected'],
   ])('reads %s as %s', (_case, error, kind) => {
     expect(rpcFailureKind(error)).toBe(kind);
+  });
+});
+
+describe('ChainRpc.failure', () => {
+  const chains = loadChainsConfig({});
+  const rpc = new ChainRpc(chains, new UpstreamBounds(loadExternalConfig({})));
+  const fuji = chains.chains.get(43113)!;
+
+  it('keeps a refusal of the bounds (wrapped by viem) as the 503 it is', () => {
+    const refusal = new UpstreamRefusal('unavailable');
+    const wrapped = new HttpRequestError({ url: URL, cause: refusal });
+    expect(rpc.failure(fuji, 'test', wrapped)).toBe(refusal);
+  });
+
+  it('names the chain, never the URL, for an answer of the wrong shape', () => {
+    const failure = rpc.failure(
+      fuji,
+      'test',
+      new HttpRequestError({ url: URL, cause: new RpcAnswerError('eth_call') }),
+    );
+    expect(failure.getStatus()).toBe(500);
+    expect(failure.details.code).toBe('RPC_ERROR');
+    expect(failure.error).toBe(
+      'The RPC node of Avalanche Fuji (chain 43113) sent an answer of the wrong shape',
+    );
   });
 });

@@ -13,13 +13,18 @@ import {
 } from 'viem';
 import { type ChainInfo, CHAINS_CONFIG, type ChainsConfig } from '../../config/chains.config';
 import { ActionException } from '../action.exception';
+import { type RpcFetch, UpstreamBounds } from '../http/upstream-bounds';
+import { findRefusal } from '../http/upstream-refusal.exception';
+import { UpstreamError } from '../http/upstream.error';
+import { checkRpcAnswers, RpcAnswerError } from './rpc-answers';
 
-export type RpcFailureKind = 'timeout' | 'unreachable' | 'rejected' | 'reverted';
+export type RpcFailureKind = 'timeout' | 'unreachable' | 'rejected' | 'reverted' | 'malformed';
 
 const PHRASES: Record<Exclude<RpcFailureKind, 'reverted'>, string> = {
   timeout: 'did not answer in time',
   unreachable: 'could not be reached',
   rejected: 'answered with an error',
+  malformed: 'sent an answer of the wrong shape',
 };
 
 /** URLs may carry API keys: nothing that leaves this file keeps one. */
@@ -28,7 +33,8 @@ const withoutUrls = (text: string): string => text.replace(/\b[a-z][\w+.-]*:\/\/
 /** What went wrong in a call to a node, read through viem's error chain. */
 export function rpcFailureKind(error: unknown): RpcFailureKind {
   if (!(error instanceof BaseError)) return 'rejected';
-  if (error.walk((e) => e instanceof TimeoutError)) return 'timeout';
+  if (error.walk((e) => e instanceof TimeoutError || isUpstreamTimeout(e))) return 'timeout';
+  if (error.walk((e) => e instanceof RpcAnswerError)) return 'malformed';
   const reverted = error.walk(
     (e) =>
       e instanceof ContractFunctionRevertedError ||
@@ -40,6 +46,10 @@ export function rpcFailureKind(error: unknown): RpcFailureKind {
   if (error.walk((e) => e instanceof HttpRequestError)) return 'unreachable';
   return 'rejected';
 }
+
+/** The per-host deadline can fire a hair before viem's own timer. */
+const isUpstreamTimeout = (e: unknown): boolean =>
+  e instanceof UpstreamError && e.kind === 'timeout';
 
 /** Some nodes (Hardhat's) answer a revert as a generic JSON-RPC error that only its text tells. */
 const nodeSaysReverted = (e: unknown): e is RpcRequestError =>
@@ -61,17 +71,34 @@ function revertReason(error: unknown): string {
   return withoutUrls(text).slice(0, 200);
 }
 
+/** Each answer's shape is checked before viem reads it (its formatters trust what nodes send). */
+function checkedFetch(fetchFn: RpcFetch): RpcFetch {
+  return async (input, init) => {
+    const response = await fetchFn(input, init);
+    if (!response.ok) return response;
+    const text = await response.text();
+    checkRpcAnswers(init?.body, text);
+    const { status, statusText, headers } = response;
+    return new Response(text, { status, statusText, headers });
+  };
+}
+
 /**
  * viem clients per configured chain: JSON-RPC calls made in the same tick travel as one batch,
- * each bounded by EXTERNAL_TIMEOUT_MS and never retried (the user is waiting). Failures become
- * errors that name the chain, never the node's URL.
+ * each bounded by EXTERNAL_TIMEOUT_MS (wait for a slot included) and never retried (the user is
+ * waiting). Requests go through the node host's bounds (UpstreamBounds: concurrency, queue,
+ * circuit) and never follow a redirect. Failures become errors that name the chain, never the
+ * node's URL.
  */
 @Injectable()
 export class ChainRpc {
   private readonly logger = new Logger(ChainRpc.name);
   private readonly clients = new Map<number, PublicClient>();
 
-  constructor(@Inject(CHAINS_CONFIG) private readonly config: ChainsConfig) {}
+  constructor(
+    @Inject(CHAINS_CONFIG) private readonly config: ChainsConfig,
+    private readonly bounds: UpstreamBounds,
+  ) {}
 
   client(chain: ChainInfo): PublicClient {
     let client = this.clients.get(chain.chainId);
@@ -81,6 +108,7 @@ export class ChainRpc {
           batch: { wait: 0 },
           timeout: this.config.timeoutMs,
           retryCount: 0,
+          fetchFn: checkedFetch(this.bounds.fetchFn(this.config.timeoutMs)),
         }),
       });
       this.clients.set(chain.chainId, client);
@@ -109,8 +137,13 @@ export class ChainRpc {
     }
   }
 
-  /** A 500 for a node that failed us; the log says what was asked and how it failed. */
+  /**
+   * A 500 for a node that failed us; the log says what was asked and how it failed. A call the
+   * bounds refused (host saturated or its circuit open) stays the 503 it is.
+   */
   failure(chain: ChainInfo, what: string, error: unknown): ActionException {
+    const refusal = findRefusal(error);
+    if (refusal) return refusal;
     const kind = rpcFailureKind(error);
     const phrase = kind === 'reverted' ? PHRASES.rejected : PHRASES[kind];
     const cause =

@@ -19,6 +19,8 @@ import { ChainRpc } from './chain-rpc';
 import { TransactionBuilder } from './transaction-builder';
 import { fromWagmiJson } from './tx-serialization';
 import { refusal } from '../../../test/action-refusal';
+import { loadExternalConfig } from '../../config/external.config';
+import { UpstreamBounds } from '../http/upstream-bounds';
 
 const TRANSFER = parseAbiItem('function transfer(address to, uint256 value) returns (bool)');
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -56,7 +58,7 @@ function builder(config: Partial<TransactionConfig> = {}): {
   builder: TransactionBuilder;
   rpc: FakeRpc;
 } {
-  const rpc = new FakeRpc(chains);
+  const rpc = new FakeRpc(chains, new UpstreamBounds(loadExternalConfig({})));
   const full: TransactionConfig = { serialization: 'rlp', fill: 'none', ...config };
   return { builder: new TransactionBuilder(chains, full, rpc), rpc };
 }
@@ -201,6 +203,30 @@ describe('TransactionBuilder.build', () => {
     expect(error.getStatus()).toBe(400);
     expect(error.details.code).toBe('TRANSACTION_WOULD_FAIL');
     expect(error.error).toMatch(/^The transaction would fail on Avalanche Fuji: .*TRANSFER_FAILED/);
+  });
+
+  it.each<[string, Partial<Record<keyof PublicClient, () => unknown>>]>([
+    ['a gas estimate of 0', { estimateGas: () => 0n }],
+    ['a negative nonce', { getTransactionCount: () => -1 }],
+    ['no fees', { estimateFeesPerGas: () => ({}) }],
+    [
+      'a priority fee above the cap',
+      { estimateFeesPerGas: () => ({ maxFeePerGas: 1n, maxPriorityFeePerGas: 2n }) },
+    ],
+  ])('answers RPC_ERROR, not a broken transaction, on %s', async (_case, override) => {
+    const { builder: b, rpc } = builder({ fill: 'estimate' });
+    rpc.node = {
+      getTransactionCount: () => 7,
+      estimateGas: () => 50_000n,
+      estimateFeesPerGas: () => ({ maxFeePerGas: 3_000n, maxPriorityFeePerGas: 2_000n }),
+      ...override,
+    };
+    const error = await refusal(() => b.build(spec));
+    expect([error.getStatus(), error.details.code, error.error]).toEqual([
+      500,
+      'RPC_ERROR',
+      'The RPC node of Avalanche Fuji (chain 43113) sent an answer of the wrong shape',
+    ]);
   });
 
   it.each([

@@ -11,6 +11,7 @@ import {
 import type { ActionDeclaration, ExecutionResponse, RequestContext } from '../action.types';
 import { ActionException } from '../action.exception';
 import { ChainRpc } from './chain-rpc';
+import { RpcAnswerError } from './rpc-answers';
 import { displayValue, serializeUnsigned, type UnsignedTransaction } from './tx-serialization';
 
 /** A contract call: its ABI fragment (published as `abi`) and its arguments in order. */
@@ -141,6 +142,9 @@ export class TransactionBuilder {
         client.estimateFeesPerGas({ chain: null, type: 'eip1559' }),
       ]),
     );
+    if (!isFill(nonce, gas, fees)) {
+      throw this.rpc.failure(chain, 'transaction estimate', new RpcAnswerError('the estimate'));
+    }
     return {
       nonce,
       gas: tx.gas ?? (gas * (100n + GAS_MARGIN_PERCENT)) / 100n,
@@ -148,6 +152,28 @@ export class TransactionBuilder {
       maxPriorityFeePerGas: tx.maxPriorityFeePerGas ?? fees.maxPriorityFeePerGas,
     };
   }
+}
+
+/**
+ * What the node's estimate must look like to sign: a nonce, some gas, fees with the priority fee
+ * within the cap. Anything else (a gas of 0, fees missing) would make a transaction that fails.
+ */
+function isFill(
+  nonce: unknown,
+  gas: unknown,
+  fees: { maxFeePerGas?: unknown; maxPriorityFeePerGas?: unknown },
+): boolean {
+  const { maxFeePerGas: cap, maxPriorityFeePerGas: tip } = fees;
+  return (
+    Number.isSafeInteger(nonce) &&
+    (nonce as number) >= 0 &&
+    typeof gas === 'bigint' &&
+    gas > 0n &&
+    typeof cap === 'bigint' &&
+    typeof tip === 'bigint' &&
+    tip >= 0n &&
+    cap >= tip
+  );
 }
 
 function declaredChains(action: ActionDeclaration): number[] {

@@ -1,0 +1,119 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  isBrokenCircuitError,
+  isBulkheadRejectedError,
+  isTaskCancelledError,
+  timeout,
+  TimeoutStrategy,
+} from 'cockatiel';
+import { LRUCache } from 'lru-cache';
+import { EXTERNAL_CONFIG, type ExternalConfig } from '../../config/external.config';
+import { HostPolicy } from './host-policy';
+import { UpstreamError } from './upstream.error';
+import { networkError, readAnswer, refuseRedirect } from './upstream-answer';
+import { UpstreamRefusal } from './upstream-refusal.exception';
+
+/** The `fetch` viem's http transport calls (its `fetchFn` option). */
+export type RpcFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+export interface BoundedCallOptions {
+  /** The whole call, wait for a slot included, ends after this many milliseconds. */
+  timeoutMs: number;
+  /** The caller's own cancellation; its reason is rethrown as is. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Hosts come from the configuration (API URLs, RPC URLs), so a handful are ever used; the bound
+ * only keeps a misconfiguration from growing the map without end.
+ */
+const MAX_HOSTS = 256;
+
+/** A JSON answer (API or RPC) larger than this is refused, so a faulty host cannot exhaust memory. */
+export const MAX_ANSWER_BYTES = 4 * 1_048_576;
+
+/**
+ * Per-host bounds on calls to external services, shared by ExternalHttp and the RPC transports
+ * (one HostPolicy per origin, made on first use): at most EXTERNAL_MAX_CONCURRENCY calls in
+ * flight per host and EXTERNAL_MAX_QUEUE waiting (more are refused at once: 503 UPSTREAM_BUSY),
+ * and a circuit that opens after EXTERNAL_CIRCUIT_THRESHOLD consecutive host failures, so a dead
+ * host costs no time at all (503 UPSTREAM_UNAVAILABLE) until one probe is let through after
+ * EXTERNAL_CIRCUIT_COOLDOWN_MS. The caller's timeout covers the wait for a slot as well as the call.
+ */
+@Injectable()
+export class UpstreamBounds {
+  private readonly hosts = new LRUCache<string, HostPolicy>({ max: MAX_HOSTS });
+
+  constructor(@Inject(EXTERNAL_CONFIG) readonly config: ExternalConfig) {}
+
+  /** Runs `call` within the bounds of the host of `url`; `call` gets the signal to honour. */
+  async call<T>(
+    url: string | URL,
+    { timeoutMs, signal }: BoundedCallOptions,
+    call: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const timedOut = (): UpstreamError =>
+      new UpstreamError('timeout', `Upstream did not answer within ${timeoutMs} ms`);
+    // Aggressive: the caller is answered at the deadline even while still queued for a slot.
+    const deadline = timeout(timeoutMs, TimeoutStrategy.Aggressive);
+    try {
+      const host = this.policyFor(url);
+      return await deadline.execute(
+        ({ signal: bounded }) =>
+          host.execute(async (inner) => {
+            try {
+              return await call(inner);
+            } catch (error) {
+              // Aborted by the deadline, not by the caller: the host was too slow, which counts.
+              if (inner.aborted && !signal?.aborted) throw timedOut();
+              throw error;
+            }
+          }, bounded),
+        signal,
+      );
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (isBulkheadRejectedError(error)) throw new UpstreamRefusal('busy');
+      if (isBrokenCircuitError(error)) throw new UpstreamRefusal('unavailable');
+      if (isTaskCancelledError(error)) throw timedOut();
+      throw error;
+    }
+  }
+
+  /**
+   * A `fetch` for viem's http transport: each request goes through the host's bounds, redirects
+   * are refused, and the answer is read whole while the slot is held (a node that stalls half-way
+   * through its body still counts against its host, and never holds more sockets than allowed).
+   */
+  fetchFn(timeoutMs: number): RpcFetch {
+    return (input, init = {}) => {
+      const url = input instanceof Request ? input.url : input;
+      return this.call(url, { timeoutMs, signal: init.signal ?? undefined }, async (signal) => {
+        try {
+          const response = await fetch(input, { ...init, signal, redirect: 'manual' });
+          await refuseRedirect(response);
+          const body = await readAnswer(response, MAX_ANSWER_BYTES);
+          const type = response.headers.get('content-type');
+          return new Response(body.byteLength > 0 ? body : null, {
+            status: response.status,
+            statusText: response.statusText,
+            headers: type ? { 'content-type': type } : {},
+          });
+        } catch (error) {
+          // fetch reports a failed connection or a cut answer as a TypeError naming the host.
+          throw error instanceof TypeError ? networkError(error) : error;
+        }
+      });
+    };
+  }
+
+  private policyFor(url: string | URL): HostPolicy {
+    const origin = new URL(url).origin;
+    let policy = this.hosts.get(origin);
+    if (!policy) {
+      policy = new HostPolicy(this.config);
+      this.hosts.set(origin, policy);
+    }
+    return policy;
+  }
+}

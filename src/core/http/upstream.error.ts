@@ -1,0 +1,36 @@
+export type UpstreamErrorKind = 'timeout' | 'status' | 'malformed' | 'network' | 'redirect';
+
+/**
+ * A failed call to an external API. The message is safe to log anywhere: it never holds the URL
+ * (which may carry keys or internal hosts), only what went wrong.
+ */
+export class UpstreamError extends Error {
+  override readonly name = 'UpstreamError';
+
+  constructor(
+    readonly kind: UpstreamErrorKind,
+    message: string,
+    /** The upstream's HTTP status, for `status` and `redirect` failures. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Answers by which a host says it is down or overloaded, as opposed to refusing one request. */
+const HOST_DOWN_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/** An HTTP status that counts against the host's circuit. */
+export const isHostDownStatus = (status: number): boolean => HOST_DOWN_STATUSES.has(status);
+
+/**
+ * Whether a failure says the host itself is unwell (it counts towards opening its circuit): no
+ * answer in time, no connection, or a gateway/overload status. An answer the host gave to this
+ * request (a 404, a 500 about its input, a malformed body, a redirect) says nothing of the host,
+ * and counting it would let one user's input open the circuit for everyone.
+ */
+export function isHostFailure(error: unknown): boolean {
+  if (!(error instanceof UpstreamError)) return false;
+  if (error.kind === 'timeout' || error.kind === 'network') return true;
+  return error.kind === 'status' && error.status !== undefined && isHostDownStatus(error.status);
+}
