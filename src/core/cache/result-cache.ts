@@ -2,6 +2,9 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CACHE_CONFIG, type CacheConfig } from '../../config/cache.config';
 import { CacheStore } from './cache.store';
 
+/** What the cache itself reads of CACHE_CONFIG (the store's size is the store's business). */
+export type ResultCacheConfig = Pick<CacheConfig, 'ttlSeconds' | 'prefix'>;
+
 export interface Cached<T> {
   value: T;
   /** True when the value came from the cache rather than this call's computation. */
@@ -20,7 +23,7 @@ export class ResultCache {
 
   constructor(
     private readonly store: CacheStore,
-    @Inject(CACHE_CONFIG) private readonly config: CacheConfig,
+    @Inject(CACHE_CONFIG) private readonly config: ResultCacheConfig,
   ) {}
 
   async getOrCompute<T>(
