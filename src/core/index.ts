@@ -12,3 +12,6 @@ export {
   type UpstreamErrorKind,
 } from './http/external-http';
 export { ExternalHttpModule } from './http/external-http.module';
+export { normalizeKeyText } from './cache/cache-key';
+export { limitLog, LogLimiter } from './logging/log-limiter';
+export { logStack, logText } from './logging/log-text';
