@@ -113,6 +113,16 @@ describe('ResultCache', () => {
     expect(debug).toHaveBeenCalledWith(expect.stringContaining('store down'));
   });
 
+  it('logs a failing store once, with the key (user text) escaped', async () => {
+    store.failReads = true;
+    for (let i = 0; i < 20; i++)
+      await cache.getOrCompute(`weather:x\nfake log line ${i}`, () => Promise.resolve(i));
+    expect(debug).toHaveBeenCalledTimes(1);
+    const [line] = debug.mock.calls[0] as [string];
+    expect(line).toContain('weather:x\\nfake log line 0');
+    expect(line).not.toContain('\n');
+  });
+
   it('answers the computed value when the store cannot be written', async () => {
     store.failWrites = true;
     const compute = jest.fn(() => Promise.resolve(42));

@@ -13,6 +13,8 @@ import {
 } from 'viem';
 import { type ChainInfo, CHAINS_CONFIG, type ChainsConfig } from '../../config/chains.config';
 import { ActionException } from '../action.exception';
+import { limitLog } from '../logging/log-limiter';
+import { logText } from '../logging/log-text';
 
 export type RpcFailureKind = 'timeout' | 'unreachable' | 'rejected' | 'reverted';
 
@@ -115,7 +117,10 @@ export class ChainRpc {
     const phrase = kind === 'reverted' ? PHRASES.rejected : PHRASES[kind];
     const cause =
       error instanceof BaseError ? `${error.name}: ${error.shortMessage}` : String(error);
-    this.logger.warn(`${what} on chain ${chain.chainId} failed (${kind}): ${withoutUrls(cause)}`);
+    limitLog(this.logger).warn(
+      `${what} ${chain.chainId} ${kind}`,
+      `${what} on chain ${chain.chainId} failed (${kind}): ${logText(withoutUrls(cause))}`,
+    );
     return new ActionException(
       HttpStatus.INTERNAL_SERVER_ERROR,
       `The RPC node of ${chain.name} (chain ${chain.chainId}) ${phrase}`,
