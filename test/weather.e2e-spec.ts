@@ -54,7 +54,7 @@ describe('Weather action (external API through the shared timeout and cache)', (
   beforeEach(() => upstream.reset());
 
   it('answers the current weather of a city found upstream', async () => {
-    upstream.route('/geo', ({ query }) => place(query.get('name') ?? '?'));
+    upstream.route('/geo', place('Paris'));
     upstream.route('/forecast', CURRENT);
     const { status, body } = await ask('Paris');
     expect(status).toBe(200);
@@ -76,7 +76,7 @@ describe('Weather action (external API through the shared timeout and cache)', (
     expect(body.message).toContain('Paris');
     const [geo, forecast] = upstream.requests;
     expect(Object.fromEntries(geo.query)).toMatchObject({
-      name: 'Paris',
+      name: 'paris',
       count: '1',
       language: 'en',
       format: 'json',

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { type Env, readEnv, toInt } from './env';
 
 export const CACHE_CONFIG = Symbol('CACHE_CONFIG');
@@ -10,6 +10,14 @@ class CacheEnv {
   @IsInt()
   @Min(1)
   CACHE_TTL_SECONDS = 300;
+
+  /** Results kept in process memory (no REDIS_URL); the store allocates its index up front. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  CACHE_MAX_ENTRIES = 10_000;
 }
 
 export interface CacheConfig {
@@ -17,11 +25,15 @@ export interface CacheConfig {
   ttlSeconds: number;
   /** Namespace of this service's keys in a shared store. */
   prefix: string;
+  /** Most results the in-memory store holds; the least recently used go first. */
+  maxEntries: number;
 }
 
 export function loadCacheConfig(env: Env): CacheConfig {
+  const vars = readEnv(CacheEnv, env, 'cache configuration');
   return {
-    ttlSeconds: readEnv(CacheEnv, env, 'cache configuration').CACHE_TTL_SECONDS,
+    ttlSeconds: vars.CACHE_TTL_SECONDS,
     prefix: 'cache:',
+    maxEntries: vars.CACHE_MAX_ENTRIES,
   };
 }

@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { shownValue } from './redact-url';
 
 /** The environment a configuration is read from: process.env in production, a literal in tests. */
 export type Env = Record<string, string | undefined>;
@@ -15,7 +16,8 @@ export const toBool = ({ value }: { value: unknown }): unknown =>
 
 /**
  * Validates environment variables against a class-validator class (defaults as property
- * initialisers); a bad value stops the boot with every problem named.
+ * initialisers); a bad value stops the boot with every problem named. The message may reach any
+ * log: URL-valued settings show only their scheme and host (see shownValue).
  */
 export function readEnv<T extends object>(
   schema: new () => T,
@@ -30,7 +32,7 @@ export function readEnv<T extends object>(
   if (errors.length > 0) {
     const problems = errors.map(
       (e) =>
-        `${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+        `${e.property}=${shownValue(e.property, e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
     );
     throw new Error(`Invalid ${what}:\n  - ${problems.join('\n  - ')}`);
   }

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { type Env, readEnv, toInt } from './env';
 
 export const THROTTLE_CONFIG = Symbol('THROTTLE_CONFIG');
@@ -36,6 +36,14 @@ class ThrottleEnv {
   @IsOptional()
   @IsIn(['allow', 'deny'])
   RATE_LIMIT_ON_STORE_ERROR = 'allow';
+
+  /** Counters kept in process memory (no REDIS_URL); the store allocates its index up front. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  RATE_LIMIT_MAX_KEYS = 100_000;
 }
 
 export interface Limit {
@@ -50,6 +58,8 @@ export interface ThrottleConfig {
   scope: 'action' | 'global';
   /** What to do when the shared store is unreachable. */
   onStoreError: 'allow' | 'deny';
+  /** Most counters the in-memory store holds; the least recently used go first. */
+  maxKeys: number;
 }
 
 export function loadThrottleConfig(env: Env): ThrottleConfig {
@@ -59,5 +69,6 @@ export function loadThrottleConfig(env: Env): ThrottleConfig {
     user: { limit: vars.RATE_LIMIT_USER_MAX, ttlSeconds: vars.RATE_LIMIT_USER_WINDOW_SECONDS },
     scope: vars.RATE_LIMIT_SCOPE as ThrottleConfig['scope'],
     onStoreError: vars.RATE_LIMIT_ON_STORE_ERROR as ThrottleConfig['onStoreError'],
+    maxKeys: vars.RATE_LIMIT_MAX_KEYS,
   };
 }

@@ -1,9 +1,18 @@
-import { ArgumentsHost, Catch, ExceptionFilter, Inject, Logger } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  Inject,
+  Logger,
+} from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ActionRegistry } from './action.registry';
 import type { DynamicActionDataResponse, TransactionErrorBody } from './action.types';
-import { mapError, type MappedError } from './error-mapping';
+import { isClientAbort, mapError, type MappedError } from './error-mapping';
+import { LogLimiter } from './logging/log-limiter';
+import { logStack, logText } from './logging/log-text';
 import { responseMetadata } from './response-metadata';
 
 /**
@@ -13,6 +22,7 @@ import { responseMetadata } from './response-metadata';
 @Catch()
 export class ActionExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ActionError');
+  private readonly logs = new LogLimiter(this.logger);
 
   constructor(
     private readonly registry: ActionRegistry,
@@ -25,19 +35,35 @@ export class ActionExceptionFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const mapped = mapError(thrown);
     const development = this.config.nodeEnv === 'development';
-    if (mapped.details !== undefined) {
-      this.logger.error(
-        `${req.method} ${req.url} failed: ${mapped.details}`,
-        (thrown as Error)?.stack,
-      );
-      if (development) mapped.error = mapped.details;
-    }
+    this.report(thrown, mapped, req);
+    if (development && mapped.details !== undefined) mapped.error = mapped.details;
     const declaration = this.registry.find(req.routeOptions?.url);
     const body =
       declaration && declaration.responseType !== 'data'
         ? transactionBody(mapped, development)
         : dataBody(mapped, req, reply);
     void reply.status(mapped.status).send(body);
+  }
+
+  /**
+   * What the operators read: a client gone mid-request is a debug line; a refusal the code chose
+   * (an HttpException, such as readiness's 503) is one line without a stack; anything else is an
+   * error with its stack. Repeats of one failure are written once a minute, and the request's
+   * URL and the failure's text, which may quote user input, are escaped and shortened.
+   */
+  private report(thrown: unknown, mapped: MappedError, req: FastifyRequest): void {
+    const where = `${req.method} ${logText(req.url)}`;
+    if (isClientAbort(thrown, req.raw)) {
+      this.logs.debug('client-abort', `${where}: the client closed the connection mid-request`);
+      return;
+    }
+    if (mapped.details === undefined) return;
+    const details = logText(mapped.details);
+    const key = `${mapped.status} ${details}`;
+    const line = `${where} failed: ${details}`;
+    if (!(thrown instanceof HttpException)) this.logs.error(key, line, logStack(thrown));
+    else if (mapped.status === 503) this.logs.warn(key, line);
+    else this.logs.error(key, line);
   }
 }
 

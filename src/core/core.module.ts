@@ -3,7 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs
 import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { CACHE_CONFIG, loadCacheConfig } from '../config/cache.config';
+import { CACHE_CONFIG, type CacheConfig, loadCacheConfig } from '../config/cache.config';
 import { ENV, type Env } from '../config/env';
 import {
   loadThrottleConfig,
@@ -12,8 +12,8 @@ import {
 } from '../config/throttle.config';
 import { ActionExceptionFilter } from './action-exception.filter';
 import { ActionRegistry } from './action.registry';
-import { CacheStore, MemoryCacheStore } from './cache/cache.store';
-import { RedisCacheStore } from './cache/redis-cache.store';
+import { CacheStore } from './cache/cache.store';
+import { createCacheStore } from './cache/cache-store.factory';
 import { ResultCache } from './cache/result-cache';
 import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
 import { EnvelopeInterceptor } from './envelope.interceptor';
@@ -59,9 +59,9 @@ export class CoreModule {
         },
         {
           provide: CacheStore,
-          inject: [REDIS],
-          useFactory: (redis: Redis | null): CacheStore =>
-            redis ? new RedisCacheStore(redis) : new MemoryCacheStore(),
+          inject: [CACHE_CONFIG, REDIS],
+          useFactory: (cache: CacheConfig, redis: Redis | null): CacheStore =>
+            createCacheStore(cache, redis),
         },
         ResultCache,
         ActionRegistry,

@@ -6,8 +6,14 @@ import {
   PayloadTooLargeException,
   ServiceUnavailableException,
 } from '@nestjs/common';
+import { errorCodes } from 'fastify';
 import { ActionException, invalidParams } from './action.exception';
-import { codeFor, mapError } from './error-mapping';
+import { codeFor, isClientAbort, mapError } from './error-mapping';
+
+/** What Fastify hands on when a client drops its connection mid-body. */
+function abortedBody(): Error {
+  return Object.assign(new Error('aborted'), { code: 'ECONNRESET', statusCode: 400 });
+}
 
 describe('codeFor', () => {
   it.each([
@@ -114,5 +120,59 @@ describe('mapError', () => {
     const mapped = mapError(new ServiceUnavailableException('redis://10.0.0.2 is down'));
     expect(mapped).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
     expect(mapped.error).not.toContain('10.0.0.2');
+  });
+});
+
+describe('mapError with errors of Fastify', () => {
+  it.each([
+    [
+      'a body over the limit',
+      new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    ],
+    [
+      'an unsupported media type',
+      new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE('text/<script>'),
+      415,
+      'REQUEST_ERROR',
+    ],
+    [
+      'a body shorter than its Content-Length',
+      new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH(),
+      400,
+      'VALIDATION_ERROR',
+    ],
+    ['an upload the client abandoned', abortedBody(), 400, 'VALIDATION_ERROR'],
+  ])('keeps the 4xx of %s with a fixed text, not a 500', (_, thrown, status, code) => {
+    const mapped = mapError(thrown);
+    expect(mapped).toMatchObject({ status, code });
+    expect(mapped.details).toBeUndefined();
+    expect(mapped.error).not.toMatch(/script|aborted/);
+    expect(mapped.message).not.toBe('');
+  });
+
+  it("does not believe the statusCode of an error that is not Fastify's", () => {
+    const upstream = Object.assign(new Error('GET http://10.0.0.1/x answered 404'), {
+      statusCode: 404,
+    });
+    expect(mapError(upstream)).toMatchObject({ status: 500, code: 'INTERNAL_ERROR' });
+  });
+});
+
+describe('isClientAbort', () => {
+  it('recognises a connection reset while the request was still arriving', () => {
+    expect(isClientAbort(abortedBody(), { destroyed: true, complete: false })).toBe(true);
+    expect(isClientAbort(abortedBody(), { aborted: true })).toBe(true);
+    const premature = Object.assign(new Error('Premature close'), {
+      code: 'ERR_STREAM_PREMATURE_CLOSE',
+    });
+    expect(isClientAbort(premature, { destroyed: true, complete: false })).toBe(true);
+  });
+
+  it('does not take a reset of another connection (an upstream) for the client leaving', () => {
+    expect(isClientAbort(abortedBody(), { destroyed: false, complete: true })).toBe(false);
+    expect(isClientAbort(abortedBody())).toBe(false);
+    expect(isClientAbort(new Error('aborted'), { aborted: true })).toBe(false);
   });
 });

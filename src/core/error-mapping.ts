@@ -1,4 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
+import { STATUS_CODES } from 'node:http';
 import { ActionException } from './action.exception';
 
 /** Everything the two error shapes need, whatever was thrown. */
@@ -41,6 +42,34 @@ function httpErrorText(exception: HttpException): string {
   return typeof message === 'string' && message ? message : exception.message;
 }
 
+const ABORT_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+/**
+ * The 4xx Fastify put on an error of its own (FST_ERR_*) or on a request body the client cut
+ * short. Only those: a library's error may carry the `statusCode` of the upstream it called.
+ */
+function fastifyClientStatus(thrown: unknown): number | undefined {
+  if (!(thrown instanceof Error)) return undefined;
+  const { statusCode, code } = thrown as Error & { statusCode?: unknown; code?: unknown };
+  const fromFastify =
+    typeof code === 'string' && (code.startsWith('FST_') || ABORT_CODES.has(code));
+  const isStatus = typeof statusCode === 'number' && Number.isInteger(statusCode);
+  return fromFastify && isStatus && statusCode >= 400 && statusCode < 500 ? statusCode : undefined;
+}
+
+/**
+ * A client that went away mid-request (an abandoned upload): nothing failed on our side. The
+ * request stream being cut short tells it apart from an upstream connection reset.
+ */
+export function isClientAbort(
+  thrown: unknown,
+  request?: { aborted?: boolean; complete?: boolean; destroyed?: boolean },
+): boolean {
+  const code = (thrown as { code?: unknown } | null)?.code;
+  const cutShort = request?.aborted === true || (request?.destroyed && !request.complete);
+  return typeof code === 'string' && ABORT_CODES.has(code) && cutShort === true;
+}
+
 /** Maps anything thrown to a status and texts that are safe to show outside development. */
 export function mapError(thrown: unknown): MappedError {
   if (thrown instanceof ActionException) {
@@ -58,6 +87,16 @@ export function mapError(thrown: unknown): MappedError {
     const status = thrown.getStatus();
     const error = httpErrorText(thrown);
     return { status, error, message: MESSAGES[status] ?? error, code: codeFor(status) };
+  }
+  const clientStatus = fastifyClientStatus(thrown);
+  if (clientStatus !== undefined) {
+    const error = STATUS_CODES[clientStatus] ?? 'Bad request';
+    return {
+      status: clientStatus,
+      error,
+      message: MESSAGES[clientStatus] ?? error,
+      code: codeFor(clientStatus),
+    };
   }
   const status =
     thrown instanceof HttpException ? thrown.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;

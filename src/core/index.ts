@@ -14,3 +14,6 @@ export {
 export { ExternalHttpModule } from './http/external-http.module';
 export { UpstreamBounds } from './http/upstream-bounds';
 export { UpstreamRefusal, type RefusalReason } from './http/upstream-refusal.exception';
+export { normalizeKeyText } from './cache/cache-key';
+export { limitLog, LogLimiter } from './logging/log-limiter';
+export { logStack, logText } from './logging/log-text';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PRICES_CONFIG, type PricesConfig } from '../../config/prices.config';
 import { ExternalHttp, ResultCache, UpstreamError, UpstreamRefusal } from '../../core';
+import { limitLog } from '../../core/logging/log-limiter';
 
 /** USD price per price id; an id the API does not know is absent. */
 export type UsdPrices = Record<string, number>;
@@ -40,7 +41,7 @@ export class PriceClient {
       // A saturated or paused price API costs the values only, like a failed one.
       if (error instanceof UpstreamRefusal) return undefined;
       if (!(error instanceof UpstreamError)) throw error;
-      this.logger.warn(`Price API call failed: ${error.message}`);
+      limitLog(this.logger).warn(error.message, `Price API call failed: ${error.message}`);
       return undefined;
     }
   }

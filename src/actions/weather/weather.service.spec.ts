@@ -82,7 +82,7 @@ describe('WeatherService', () => {
     });
     const [geo, forecast] = http.urls;
     expect(geo.pathname).toBe('/v1/search');
-    expect(geo.searchParams.get('name')).toBe('Paris');
+    expect(geo.searchParams.get('name')).toBe('paris');
     expect(forecast.searchParams.get('latitude')).toBe('48.85');
     expect(forecast.searchParams.get('longitude')).toBe('2.35');
     expect(forecast.searchParams.get('current')).toBe('temperature_2m,wind_speed_10m,weather_code');
@@ -176,6 +176,30 @@ describe('WeatherService', () => {
     expect(http.calls('geo.example')).toBe(1);
     await service.lookup('Lyon');
     expect(http.calls('geo.example')).toBe(2);
+  });
+
+  it('sends the geocoder the normalised city it caches under, whatever the spelling', async () => {
+    await service.lookup('  ＰＡＲＩＳ ');
+    expect((await service.lookup('paris')).metadata).toEqual({ cached: true });
+    expect((await service.lookup('Paris\t')).metadata).toEqual({ cached: true });
+    await service.lookup('New \n  York');
+    expect((await service.lookup('new york')).metadata).toEqual({ cached: true });
+    const names = http.urls.filter((u) => u.host === 'geo.example');
+    expect(names.map((u) => u.searchParams.get('name'))).toEqual(['paris', 'new york']);
+  });
+
+  it("answers 'not found' in each caller's own spelling, even when their lookups were shared", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    http.geo = () => gate.then(() => ({ results: [] }));
+    const first = thrown(service.lookup('ATLANTIS'));
+    const second = thrown(service.lookup(' atlantis '));
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(http.calls('geo.example')).toBe(1);
+    expect([a.getStatus(), b.getStatus()]).toEqual([404, 404]);
+    expect(a.details.message).toBe('No city named "ATLANTIS" was found');
+    expect(b.details.message).toBe('No city named "atlantis" was found');
   });
 
   it('coalesces concurrent lookups of one city into one upstream round', async () => {

@@ -1,6 +1,13 @@
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import { WEATHER_CONFIG, type WeatherConfig } from '../../config/weather.config';
-import { ActionException, type ActionResult, ResultCache } from '../../core';
+import {
+  ActionException,
+  type ActionResult,
+  limitLog,
+  logText,
+  normalizeKeyText,
+  ResultCache,
+} from '../../core';
 import { ExternalHttp, UpstreamError } from '../../core/http/external-http';
 import { describeWeatherCode } from './weather-codes';
 
@@ -36,10 +43,14 @@ interface Current {
 
 type Step = 'geocoding' | 'forecast';
 
+/** Not cached (errors never are) and answered in each caller's own spelling. */
+class CityNotFound extends Error {}
+
 /**
  * Geocodes a city, then reads its current weather, through the shared result cache: one upstream
- * round per city per TTL however many users ask at once. Upstream failures become 500s whose text
- * names the weather service, never the URL it lives at.
+ * round per city per TTL however many users ask at once, whatever their spelling ("  PARIS ",
+ * "paris" and "ＰＡＲＩＳ" are one entry, and the geocoder is sent "paris"). Upstream failures
+ * become 500s whose text names the weather service, never the URL it lives at.
  */
 @Injectable()
 export class WeatherService {
@@ -52,10 +63,12 @@ export class WeatherService {
   ) {}
 
   async lookup(city: string): Promise<ActionResult<Weather>> {
-    const query = city.trim();
-    const { value, cached } = await this.cache.getOrCompute(`weather:${query.toLowerCase()}`, () =>
-      this.fetchWeather(query),
-    );
+    const query = normalizeKeyText(city);
+    const { value, cached } = await this.cache
+      .getOrCompute(`weather:${query}`, () => this.fetchWeather(query))
+      .catch((error: unknown) => {
+        throw error instanceof CityNotFound ? notFound(city.trim()) : error;
+      });
     const where = value.country ? `${value.city}, ${value.country}` : value.city;
     return {
       data: value,
@@ -65,14 +78,9 @@ export class WeatherService {
   }
 
   private async fetchWeather(query: string): Promise<Weather> {
-    const place = await this.call('geocoding', () => this.geocode(query));
-    if (!place) {
-      throw new ActionException(HttpStatus.NOT_FOUND, `City ${query} not found`, {
-        message: `No city named "${query}" was found`,
-        data: { city: query },
-      });
-    }
-    const current = await this.call('forecast', () => this.currentWeather(place));
+    const place = await this.call('geocoding', query, () => this.geocode(query));
+    if (!place) throw new CityNotFound();
+    const current = await this.call('forecast', query, () => this.currentWeather(place));
     return {
       city: place.name,
       country: place.country,
@@ -105,12 +113,16 @@ export class WeatherService {
   }
 
   /** Turns an upstream failure into the 500 the user sees; anything else is a bug and propagates. */
-  private async call<T>(step: Step, run: () => Promise<T>): Promise<T> {
+  private async call<T>(step: Step, query: string, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
-      this.logger.warn(`Weather ${step} call failed: ${error.message}`);
+      // One line a minute per kind of failure, whichever cities fail; the city is user text.
+      limitLog(this.logger).warn(
+        `${step} ${error.message}`,
+        `Weather ${step} call failed for "${logText(query)}": ${error.message}`,
+      );
       const timedOut = error.kind === 'timeout';
       throw new ActionException(
         HttpStatus.INTERNAL_SERVER_ERROR,
@@ -127,6 +139,13 @@ export class WeatherService {
       );
     }
   }
+}
+
+function notFound(city: string): ActionException {
+  return new ActionException(HttpStatus.NOT_FOUND, `City ${city} not found`, {
+    message: `No city named "${city}" was found`,
+    data: { city },
+  });
 }
 
 /** Keeps what the configured URL already carries (a key for a paid plan, say). */

@@ -1,4 +1,4 @@
-import type { OnModuleDestroy } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 
 /** Where cached results live: process memory by default, Redis when REDIS_URL is set. */
 export abstract class CacheStore {
@@ -6,39 +6,48 @@ export abstract class CacheStore {
   abstract set(key: string, value: string, ttlMs: number): Promise<void>;
 }
 
-interface Entry {
-  value: string;
-  expiresAt: number;
+/** Default of CACHE_MAX_ENTRIES. */
+export const DEFAULT_MAX_ENTRIES = 10_000;
+
+export interface MemoryCacheOptions {
+  /** Entries kept at most; past it the least recently used is dropped. */
+  maxEntries?: number;
+  now?: () => number;
 }
 
-const SWEEP_EVERY_MS = 60_000;
+/**
+ * In-process store with per-entry expiry, bounded by entries (least recently used out first) so
+ * many distinct keys cannot grow memory. An expired entry is dropped when read or pushed out by
+ * newer ones, without timers.
+ */
+export class MemoryCacheStore extends CacheStore {
+  private readonly entries: LRUCache<string, string>;
 
-/** In-process store with per-entry expiry; a periodic sweep keeps memory bounded. */
-export class MemoryCacheStore extends CacheStore implements OnModuleDestroy {
-  private readonly entries = new Map<string, Entry>();
-  private readonly sweeper = setInterval(() => this.sweep(), SWEEP_EVERY_MS).unref();
+  constructor({
+    maxEntries = DEFAULT_MAX_ENTRIES,
+    now = () => Date.now(),
+  }: MemoryCacheOptions = {}) {
+    super();
+    // ttlResolution 0: read the clock on each check rather than arm a timer to cache it.
+    this.entries = new LRUCache<string, string>({
+      max: maxEntries,
+      ttlAutopurge: false,
+      ttlResolution: 0,
+      perf: { now },
+    });
+  }
 
   get(key: string): Promise<string | undefined> {
-    const entry = this.entries.get(key);
-    if (entry && entry.expiresAt > Date.now()) return Promise.resolve(entry.value);
-    if (entry) this.entries.delete(key);
-    return Promise.resolve(undefined);
+    return Promise.resolve(this.entries.get(key));
   }
 
   set(key: string, value: string, ttlMs: number): Promise<void> {
-    this.entries.set(key, { value, expiresAt: Date.now() + ttlMs });
+    this.entries.set(key, value, { ttl: Math.max(1, ttlMs) });
     return Promise.resolve();
   }
 
-  sweep(now = Date.now()): void {
-    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
-  }
-
+  /** Entries held, expired ones not yet dropped included. */
   get size(): number {
     return this.entries.size;
-  }
-
-  onModuleDestroy(): void {
-    clearInterval(this.sweeper);
   }
 }

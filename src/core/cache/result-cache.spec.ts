@@ -1,9 +1,8 @@
 import { Logger } from '@nestjs/common';
-import type { CacheConfig } from '../../config/cache.config';
 import { CacheStore, MemoryCacheStore } from './cache.store';
-import { ResultCache } from './result-cache';
+import { ResultCache, type ResultCacheConfig } from './result-cache';
 
-const CONFIG: CacheConfig = { ttlSeconds: 300, prefix: 'cache:' };
+const CONFIG: ResultCacheConfig = { ttlSeconds: 300, prefix: 'cache:' };
 
 /** A store that records what it is asked and can be made to fail. */
 class ScriptedStore extends CacheStore {
@@ -114,6 +113,16 @@ describe('ResultCache', () => {
     expect(debug).toHaveBeenCalledWith(expect.stringContaining('store down'));
   });
 
+  it('logs a failing store once, with the key (user text) escaped', async () => {
+    store.failReads = true;
+    for (let i = 0; i < 20; i++)
+      await cache.getOrCompute(`weather:x\nfake log line ${i}`, () => Promise.resolve(i));
+    expect(debug).toHaveBeenCalledTimes(1);
+    const [line] = debug.mock.calls[0] as [string];
+    expect(line).toContain('weather:x\\nfake log line 0');
+    expect(line).not.toContain('\n');
+  });
+
   it('answers the computed value when the store cannot be written', async () => {
     store.failWrites = true;
     const compute = jest.fn(() => Promise.resolve(42));
@@ -140,10 +149,7 @@ describe('ResultCache over the memory store', () => {
     store = new MemoryCacheStore();
     cache = new ResultCache(store, CONFIG);
   });
-  afterEach(() => {
-    store.onModuleDestroy();
-    jest.useRealTimers();
-  });
+  afterEach(() => jest.useRealTimers());
 
   it('serves an entry until its TTL passes, then computes again', async () => {
     let version = 0;
@@ -165,11 +171,14 @@ describe('ResultCache over the memory store', () => {
     expect((await cache.getOrCompute('k', compute)).value).toBe(2);
   });
 
-  it('sweeps expired entries so memory stays bounded', async () => {
-    await cache.getOrCompute('a', () => Promise.resolve(1), 1);
-    await cache.getOrCompute('b', () => Promise.resolve(2), 600);
-    expect(store.size).toBe(2);
-    jest.advanceTimersByTime(61_000);
-    expect(store.size).toBe(1);
+  it('computes again for a key the bounded store has let go', async () => {
+    const small = new ResultCache(new MemoryCacheStore({ maxEntries: 2 }), CONFIG);
+    let version = 0;
+    const compute = () => Promise.resolve(++version);
+    await small.getOrCompute('a', compute);
+    await small.getOrCompute('b', compute);
+    await small.getOrCompute('c', compute);
+    expect(await small.getOrCompute('a', compute)).toEqual({ value: 4, cached: false });
+    expect(await small.getOrCompute('c', compute)).toEqual({ value: 3, cached: true });
   });
 });

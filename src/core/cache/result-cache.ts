@@ -1,6 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CACHE_CONFIG, type CacheConfig } from '../../config/cache.config';
+import { limitLog } from '../logging/log-limiter';
+import { logText } from '../logging/log-text';
 import { CacheStore } from './cache.store';
+
+/** What the cache itself reads of CACHE_CONFIG (the store's size is the store's business). */
+export type ResultCacheConfig = Pick<CacheConfig, 'ttlSeconds' | 'prefix'>;
 
 export interface Cached<T> {
   value: T;
@@ -20,7 +25,7 @@ export class ResultCache {
 
   constructor(
     private readonly store: CacheStore,
-    @Inject(CACHE_CONFIG) private readonly config: CacheConfig,
+    @Inject(CACHE_CONFIG) private readonly config: ResultCacheConfig,
   ) {}
 
   async getOrCompute<T>(
@@ -50,7 +55,7 @@ export class ResultCache {
     try {
       await this.store.set(this.config.prefix + key, JSON.stringify(value), ttlSeconds * 1000);
     } catch (error) {
-      this.logger.debug(`Cache write failed for ${key}: ${(error as Error).message}`);
+      this.storeFailed('write', key, error);
     }
     return value;
   }
@@ -60,8 +65,17 @@ export class ResultCache {
       const raw = await this.store.get(this.config.prefix + key);
       return raw === undefined ? undefined : (JSON.parse(raw) as T);
     } catch (error) {
-      this.logger.debug(`Cache read failed for ${key}: ${(error as Error).message}`);
+      this.storeFailed('read', key, error);
       return undefined;
     }
+  }
+
+  /** While the store is down every request fails the same way: one line a minute, key escaped. */
+  private storeFailed(what: 'read' | 'write', key: string, error: unknown): void {
+    const reason = logText((error as Error)?.message ?? error);
+    limitLog(this.logger).debug(
+      `${what} ${reason}`,
+      `Cache ${what} failed for ${logText(key)}: ${reason}`,
+    );
   }
 }

@@ -6,9 +6,8 @@ describe('MemoryThrottlerStorage', () => {
 
   beforeEach(() => {
     now = 1_000_000;
-    storage = new MemoryThrottlerStorage(() => now);
+    storage = new MemoryThrottlerStorage({ now: () => now });
   });
-  afterEach(() => storage.onModuleDestroy());
 
   it('counts hits in a fixed window and blocks past the limit', async () => {
     const records = [];
@@ -33,6 +32,15 @@ describe('MemoryThrottlerStorage', () => {
     });
   });
 
+  it('keeps blocking past the end of the window while the block lasts', async () => {
+    for (let i = 0; i < 3; i++) await storage.increment('k', 1_000, 2, 60_000, 'ip');
+    now += 30_000;
+    const during = await storage.increment('k', 1_000, 2, 60_000, 'ip');
+    expect(during).toMatchObject({ totalHits: 1, isBlocked: true, timeToBlockExpire: 30 });
+    now += 30_000;
+    expect((await storage.increment('k', 1_000, 2, 60_000, 'ip')).isBlocked).toBe(false);
+  });
+
   it('keeps names and keys apart', async () => {
     await storage.increment('k', 60_000, 1, 60_000, 'ip');
     expect((await storage.increment('k', 60_000, 1, 60_000, 'user')).totalHits).toBe(1);
@@ -45,11 +53,24 @@ describe('MemoryThrottlerStorage', () => {
     expect((await storage.increment('proxy-ip', 60_000, 10, 60_000, 'ip')).totalHits).toBe(60_001);
   });
 
-  it('sweeps keys that neither count nor block any more', async () => {
-    await storage.increment('a', 1_000, 5, 1_000, 'ip');
-    await storage.increment('b', 60_000, 5, 60_000, 'ip');
-    now += 1_001;
-    storage.sweep();
-    expect(storage.size).toBe(1);
+  it('never holds more counters than maxKeys, however many keys arrive', async () => {
+    const capped = new MemoryThrottlerStorage({ maxKeys: 100, now: () => now });
+    let largest = 0;
+    for (let i = 0; i < 5_000; i++) {
+      await capped.increment(`10.0.${i >> 8}.${i & 255}`, 3_600_000, 100, 3_600_000, 'ip');
+      largest = Math.max(largest, capped.size);
+    }
+    expect(largest).toBe(100);
+  });
+
+  it('drops the least recently used counter first: a key in use survives a flood', async () => {
+    const capped = new MemoryThrottlerStorage({ maxKeys: 3, now: () => now });
+    await capped.increment('busy', 60_000, 5, 60_000, 'ip');
+    await capped.increment('b', 60_000, 5, 60_000, 'ip');
+    await capped.increment('c', 60_000, 5, 60_000, 'ip');
+    await capped.increment('busy', 60_000, 5, 60_000, 'ip');
+    await capped.increment('d', 60_000, 5, 60_000, 'ip');
+    expect((await capped.increment('busy', 60_000, 5, 60_000, 'ip')).totalHits).toBe(3);
+    expect((await capped.increment('b', 60_000, 5, 60_000, 'ip')).totalHits).toBe(1);
   });
 });

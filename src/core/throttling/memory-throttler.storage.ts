@@ -1,5 +1,5 @@
-import type { OnModuleDestroy } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
+import { LRUCache } from 'lru-cache';
 
 interface Window {
   hits: number;
@@ -14,18 +14,36 @@ export interface ThrottlerRecord {
   timeToBlockExpire: number;
 }
 
-const SWEEP_EVERY_MS = 10_000;
+/** Default of RATE_LIMIT_MAX_KEYS. */
+export const DEFAULT_MAX_KEYS = 100_000;
+
+export interface MemoryThrottlerOptions {
+  /** Counters kept at most; past it the least recently used is dropped. */
+  maxKeys?: number;
+  now?: () => number;
+}
 
 /**
  * Fixed-window counters in process memory: O(1) per request however many hits a key takes (the
  * bundled storage keeps and scans every hit), with the same semantics as the Redis script:
- * over the limit, the key is blocked for `blockDuration`. Expired keys are swept periodically.
+ * over the limit, the key is blocked for `blockDuration`. At most `maxKeys` counters are kept,
+ * least recently used out first, so a flood of distinct IPs or addresses cannot grow memory; a
+ * counter that neither counts nor blocks any more is dropped when next read (no timers).
  */
-export class MemoryThrottlerStorage implements ThrottlerStorage, OnModuleDestroy {
-  private readonly windows = new Map<string, Window>();
-  private readonly sweeper = setInterval(() => this.sweep(), SWEEP_EVERY_MS).unref();
+export class MemoryThrottlerStorage implements ThrottlerStorage {
+  private readonly windows: LRUCache<string, Window>;
+  private readonly now: () => number;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor({ maxKeys = DEFAULT_MAX_KEYS, now = () => Date.now() }: MemoryThrottlerOptions = {}) {
+    this.now = now;
+    // ttlResolution 0: read the clock on each check rather than arm a timer to cache it.
+    this.windows = new LRUCache<string, Window>({
+      max: maxKeys,
+      ttlAutopurge: false,
+      ttlResolution: 0,
+      perf: { now },
+    });
+  }
 
   increment(
     key: string,
@@ -39,7 +57,6 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnModuleDestroy
     let window = this.windows.get(id);
     if (!window || (window.resetAt <= now && window.blockedUntil <= now)) {
       window = { hits: 0, resetAt: now + ttl, blockedUntil: 0 };
-      this.windows.set(id, window);
     } else if (window.resetAt <= now) {
       window.hits = 0;
       window.resetAt = now + ttl;
@@ -47,6 +64,9 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnModuleDestroy
     window.hits += 1;
     if (window.blockedUntil <= now && window.hits > limit)
       window.blockedUntil = now + blockDuration;
+    // Kept while it counts or blocks, whichever lasts longer.
+    const keepFor = Math.max(window.resetAt, window.blockedUntil) - now;
+    this.windows.set(id, window, { ttl: Math.max(1, keepFor) });
     const blocked = window.blockedUntil > now;
     return Promise.resolve({
       totalHits: window.hits,
@@ -56,18 +76,8 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnModuleDestroy
     });
   }
 
-  /** Drops windows that neither count nor block any more, so memory follows live keys only. */
-  sweep(now = this.now()): void {
-    for (const [id, window] of this.windows) {
-      if (window.resetAt <= now && window.blockedUntil <= now) this.windows.delete(id);
-    }
-  }
-
+  /** Counters held, expired ones not yet dropped included. */
   get size(): number {
     return this.windows.size;
-  }
-
-  onModuleDestroy(): void {
-    clearInterval(this.sweeper);
   }
 }

@@ -13,7 +13,7 @@ export function createThrottlerStorage(
   config: ThrottleConfig,
   redis: Redis | null,
 ): ThrottlerStorage {
-  if (!redis) return new MemoryThrottlerStorage();
+  if (!redis) return new MemoryThrottlerStorage({ maxKeys: config.maxKeys });
   return new ResilientThrottlerStorage(
     new ThrottlerStorageRedisService(redis),
     config.onStoreError,

@@ -17,6 +17,8 @@ import { type RpcFetch, UpstreamBounds } from '../http/upstream-bounds';
 import { findRefusal } from '../http/upstream-refusal.exception';
 import { UpstreamError } from '../http/upstream.error';
 import { checkRpcAnswers, RpcAnswerError } from './rpc-answers';
+import { limitLog } from '../logging/log-limiter';
+import { logText } from '../logging/log-text';
 
 export type RpcFailureKind = 'timeout' | 'unreachable' | 'rejected' | 'reverted' | 'malformed';
 
@@ -148,7 +150,10 @@ export class ChainRpc {
     const phrase = kind === 'reverted' ? PHRASES.rejected : PHRASES[kind];
     const cause =
       error instanceof BaseError ? `${error.name}: ${error.shortMessage}` : String(error);
-    this.logger.warn(`${what} on chain ${chain.chainId} failed (${kind}): ${withoutUrls(cause)}`);
+    limitLog(this.logger).warn(
+      `${what} ${chain.chainId} ${kind}`,
+      `${what} on chain ${chain.chainId} failed (${kind}): ${logText(withoutUrls(cause))}`,
+    );
     return new ActionException(
       HttpStatus.INTERNAL_SERVER_ERROR,
       `The RPC node of ${chain.name} (chain ${chain.chainId}) ${phrase}`,

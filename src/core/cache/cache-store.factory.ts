@@ -1,0 +1,11 @@
+import type Redis from 'ioredis';
+import type { CacheConfig } from '../../config/cache.config';
+import { type CacheStore, MemoryCacheStore } from './cache.store';
+import { RedisCacheStore } from './redis-cache.store';
+
+/** Redis, shared by every replica, when configured; else process memory, bounded by entries. */
+export function createCacheStore(config: CacheConfig, redis: Redis | null): CacheStore {
+  return redis
+    ? new RedisCacheStore(redis)
+    : new MemoryCacheStore({ maxEntries: config.maxEntries });
+}

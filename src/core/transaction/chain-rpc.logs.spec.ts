@@ -1,0 +1,34 @@
+import { Logger } from '@nestjs/common';
+import { HttpRequestError } from 'viem';
+import type { ChainInfo, ChainsConfig } from '../../config/chains.config';
+import { loadExternalConfig } from '../../config/external.config';
+import { UpstreamBounds } from '../http/upstream-bounds';
+import { ChainRpc } from './chain-rpc';
+
+const CHAIN = { chainId: 43113, name: 'Fuji' } as ChainInfo;
+const CONFIG: ChainsConfig = { chains: new Map(), timeoutMs: 1000 };
+
+describe('ChainRpc failure logs', () => {
+  let warn: jest.SpyInstance;
+
+  beforeEach(() => {
+    warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => warn.mockRestore());
+
+  it('writes one line for 50 identical node failures, without the node URL', () => {
+    const rpc = new ChainRpc(CONFIG, new UpstreamBounds(loadExternalConfig({})));
+    const down = new HttpRequestError({ url: 'https://rpc.example/key-s3cret', details: 'down' });
+    for (let i = 0; i < 50; i++)
+      expect(rpc.failure(CHAIN, 'getBalance', down).getStatus()).toBe(500);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toMatch(/^getBalance on chain 43113 failed \(unreachable\)/);
+    expect(warn.mock.calls[0][0]).not.toContain('s3cret');
+  });
+
+  it('escapes what the node said, which may quote the request', () => {
+    const rpc = new ChainRpc(CONFIG, new UpstreamBounds(loadExternalConfig({})));
+    rpc.failure(CHAIN, 'estimateGas', new Error('bad input\nFAKE LOG LINE'));
+    expect(warn.mock.calls[0][0]).not.toContain('\n');
+  });
+});
