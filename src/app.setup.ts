@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBodyParser } from 'fastify';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
+import { GracefulShutdown } from './core/shutdown/graceful-shutdown';
 
 type ContentTypeParser = FastifyBodyParser<string>;
 
@@ -44,6 +45,10 @@ export function createAdapter(config: AppConfig): FastifyAdapter {
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     requestIdHeader: false,
     genReqId: requestId,
+    // GracefulShutdown closes Fastify only once every connection has ended; should it be closed
+    // earlier, requests on open connections are still served and not cut, never a bare 503.
+    return503OnClosing: false,
+    forceCloseConnections: false,
   });
 }
 
@@ -71,19 +76,12 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
     });
     done();
   });
-  // Once shutdown starts, answers to the requests still running close their connection: a
-  // keep-alive socket left idle after close() would hold the exit until its keep-alive timeout.
-  let closing = false;
-  fastify.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
   // On the way out, so OPTIONS answers (sent by the CORS hook before any other) carry it too.
   fastify.addHook('onSend', (req, reply, payload, done) => {
     void reply.header('x-request-id', req.id);
-    if (closing) void reply.header('connection', 'close');
     done(null, payload);
   });
+  GracefulShutdown.setup(app);
   app.enableCors({
     // With an allow-list, only listed origins are reflected; the OriginGuard refuses the others.
     origin: allowedOrigins.length > 0 ? allowedOrigins : '*',
