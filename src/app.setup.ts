@@ -7,6 +7,7 @@ import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { EdgeReplies } from './core/edge/edge-reply';
 import { hostCheck } from './core/edge/host-check.hook';
 import { edgeServerOptions, hardenServer } from './core/edge/http-server';
+import { GracefulShutdown } from './core/shutdown/graceful-shutdown';
 
 type ContentTypeParser = FastifyBodyParser<string>;
 
@@ -61,6 +62,10 @@ export function createAdapter(config: AppConfig): FastifyAdapter {
     genReqId: requestId,
     // Request deadlines; parser errors, timeouts and bad URLs answered in the envelope.
     ...edgeServerOptions(config, edgeReplies(config)),
+    // GracefulShutdown closes Fastify only once every connection has ended; should it be closed
+    // earlier, requests on open connections are still served and not cut, never a bare 503.
+    return503OnClosing: false,
+    forceCloseConnections: false,
   });
 }
 
@@ -91,19 +96,12 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
     });
     done();
   });
-  // Once shutdown starts, answers to the requests still running close their connection: a
-  // keep-alive socket left idle after close() would hold the exit until its keep-alive timeout.
-  let closing = false;
-  fastify.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
   // On the way out, so OPTIONS answers (sent by the CORS hook before any other) carry it too.
   fastify.addHook('onSend', (req, reply, payload, done) => {
     void reply.header('x-request-id', req.id);
-    if (closing) void reply.header('connection', 'close');
     done(null, payload);
   });
+  GracefulShutdown.setup(app);
   app.enableCors({
     // With an allow-list, only listed origins are reflected; the OriginGuard refuses the others.
     origin: allowedOrigins.length > 0 ? allowedOrigins : '*',

@@ -1,115 +1,151 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { Agent, request, type ClientRequest } from 'node:http';
+import { Agent } from 'node:http';
+import { buildProduction, type ProductionBuild, ProductionServer } from './production.server';
 import { freePort } from './redis.helper';
+import {
+  CALCULATOR,
+  type Call,
+  HeldWeatherApi,
+  isRefusal,
+  loadClient,
+  type Outcome,
+  send,
+  startSlowPost,
+} from './shutdown.clients';
 
-const BODY = JSON.stringify({ params: { operation: 'multiply', a: 6, b: 7 } });
-/** Clients keep connections alive, as browsers and load balancers do. */
-const keepAlive = new Agent({ keepAlive: true });
+const CLIENTS = 32;
+const SLOW_POSTS = 16;
+const HELD_WEATHER = 8;
+const READY: Call = { method: 'GET', path: '/health/ready' };
+/** A stack trace line, as a logged error would print it. */
+const STACK = /\n\s+at .+:\d+:\d+/;
 
-/** Resolves when the child prints a line matching `pattern` (no sleeps: waits on output). */
-function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const onData = (chunk: Buffer): void => {
-      seen += chunk.toString();
-      if (pattern.test(seen)) {
-        child.stdout?.off('data', onData);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.once('exit', (code) =>
-      reject(new Error(`server exited (${code}) before ${pattern}: ${seen.slice(-500)}`)),
-    );
+const body = (outcome: Outcome): Record<string, unknown> =>
+  outcome.kind === 'answer' ? (JSON.parse(outcome.body) as Record<string, unknown>) : {};
+
+/** A complete 200 in the data envelope: the only answer the calculator should ever give here. */
+const answered = (outcome: Outcome): boolean =>
+  outcome.kind === 'answer' && outcome.status === 200 && body(outcome).success === true;
+
+/** The readiness refusal: a 503 in the data envelope, on a connection the server then closes. */
+function expectNotReady(outcome: Outcome): void {
+  expect(outcome).toMatchObject({ kind: 'answer', status: 503, connectionClose: true });
+  expect(body(outcome)).toMatchObject({
+    success: false,
+    error: 'Service unavailable',
+    message: 'The service is shutting down',
+    statusCode: 503,
+    metadata: { requestId: expect.any(String) },
   });
 }
 
-/** A POST whose headers and first half of body are sent now; `finish()` sends the rest. */
-function startSlowPost(port: number): {
-  req: ClientRequest;
-  answer: Promise<{ status: number; body: string }>;
-  finish: () => void;
-} {
-  const req = request({
-    host: '127.0.0.1',
-    port,
-    method: 'POST',
-    path: '/api/calculator',
-    agent: keepAlive,
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY) },
-  });
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    req.on('response', (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-  });
-  // Awaited later, after SIGTERM; handled now so an early failure is not an unhandled rejection.
-  answer.catch(() => undefined);
-  req.write(BODY.slice(0, 10));
-  return { req, answer, finish: () => req.end(BODY.slice(10)) };
-}
-
-describe('SIGTERM under load', () => {
-  let server: ChildProcess;
-  let port: number;
+describe('SIGTERM on the production build', () => {
+  let build: ProductionBuild;
+  let server: ProductionServer | undefined;
+  let weather: HeldWeatherApi | undefined;
 
   beforeAll(async () => {
-    port = await freePort();
-    server = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
-      cwd: `${__dirname}/..`,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        NODE_ENV: 'test',
-        RATE_LIMIT_IP_MAX: '100000',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    await waitForOutput(server, /Listening on/);
-  }, 60_000);
-  afterAll(() => {
-    if (server.exitCode === null) server.kill('SIGKILL');
+    build = await buildProduction();
+  }, 180_000);
+  afterEach(async () => {
+    server?.stop();
+    await weather?.close();
+    weather = undefined;
   });
+  afterAll(() => build?.remove());
 
-  it('finishes every accepted request, refuses new ones, and exits 0', async () => {
-    const inFlight = Array.from({ length: 20 }, () => startSlowPost(port));
-    // Each request is accepted once its socket is connected and its headers are on the wire.
-    await Promise.all(
-      inFlight.map(({ req }) =>
-        once(req, 'socket').then(([socket]) => once(socket as NodeJS.EventEmitter, 'connect')),
-      ),
+  it('answers every request written on an open connection, finishes those in flight, refuses new connections, exits 0', async () => {
+    const api = (weather = await HeldWeatherApi.start());
+    const port = await freePort();
+    server = await ProductionServer.start(build.main, port, {
+      RATE_LIMIT_IP_MAX: '1000000',
+      WEATHER_GEOCODING_URL: `${api.base}/geo`,
+      WEATHER_FORECAST_URL: `${api.base}/forecast`,
+      EXTERNAL_TIMEOUT_MS: '60000',
+      // Margins: these bound a broken shutdown, never a working one, which ends on events.
+      SHUTDOWN_DRAIN_MS: '10000',
+      SHUTDOWN_TIMEOUT_MS: '40000',
+    });
+
+    // In flight at the signal: requests still being written, and handlers awaiting an API.
+    const slow = Array.from({ length: SLOW_POSTS }, () => startSlowPost(port));
+    await Promise.all(slow.map(({ connected }) => connected));
+    const held = Array.from({ length: HELD_WEATHER }, (_, i) =>
+      send(new Agent({ keepAlive: true }), port, {
+        method: 'POST',
+        path: '/api/weather',
+        body: JSON.stringify({ params: { city: `City ${i}` } }),
+      }),
     );
-    const fast = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        fetch(`http://127.0.0.1:${port}/api/calculator`, {
-          method: 'POST',
-          body: BODY,
-          headers: { 'content-type': 'application/json' },
-        }).then((r) => r.status),
-      ),
+    await api.waitForHeld(HELD_WEATHER);
+    const probe = new Agent({ keepAlive: true, maxSockets: 1 });
+    expect(await send(probe, port, READY)).toMatchObject({ kind: 'answer', status: 200 });
+
+    // Under load: every client has had answers on its keep-alive connection before the signal.
+    let signalled = false;
+    const clients = Array.from({ length: CLIENTS }, () =>
+      loadClient(port, CALCULATOR, () => signalled),
     );
-    expect(fast).toEqual(Array(20).fill(200));
+    await Promise.all(clients.map(({ warm }) => warm));
+    signalled = true;
+    server.signal('SIGTERM');
+    await server.waitFor(/SIGTERM received/);
+    // The load balancer's probe, on the connection it already had open.
+    const readiness = await send(probe, port, READY);
+    const loads = await Promise.all(clients.map(({ done }) => done));
+    // By now the listener is closed; what was accepted before the signal is still answered.
+    for (const { finish } of slow) finish();
+    api.release();
+    const slowAnswers = await Promise.all(slow.map(({ answer }) => answer));
+    const weatherAnswers = await Promise.all(held);
+    const code = await server.exited;
 
-    const exited = once(server, 'exit');
-    const draining = waitForOutput(server, /SIGTERM received/);
-    server.kill('SIGTERM');
-    await draining;
-    await expect(
-      fetch(`http://127.0.0.1:${port}/health`, { headers: { connection: 'close' } }),
-    ).rejects.toThrow();
-
-    for (const { finish } of inFlight) finish();
-    const answers = await Promise.all(inFlight.map(({ answer }) => answer));
-    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
-    for (const { body } of answers)
-      expect(JSON.parse(body)).toMatchObject({ success: true, data: { result: 42 } });
-
-    const [code] = (await exited) as [number | null];
+    // Each request was answered, or refused on a new connection: never reset, never a bare 503.
+    expect(loads.flat().filter((o) => !answered(o) && !isRefusal(o))).toEqual([]);
+    for (const outcomes of loads) {
+      // The client moved off its connection because the answer said so, then was refused.
+      const firstRefusal = outcomes.findIndex(isRefusal);
+      expect(firstRefusal).toBeGreaterThan(0);
+      expect(outcomes[firstRefusal - 1]).toMatchObject({ kind: 'answer', connectionClose: true });
+    }
+    expectNotReady(readiness);
+    for (const outcome of slowAnswers) {
+      expect(outcome).toMatchObject({ kind: 'answer', status: 200 });
+      expect(body(outcome)).toMatchObject({ success: true, data: { result: 42 } });
+    }
+    expect(weatherAnswers.filter((o) => !answered(o))).toEqual([]);
     expect(code).toBe(0);
-  }, 60_000);
+    expect(server.log).toMatch(/Stopped: every accepted request was answered/);
+    expect(server.log).not.toMatch(STACK);
+  }, 120_000);
+
+  it('turns readiness to 503 at once and keeps serving through SHUTDOWN_DELAY_MS before closing the listener', async () => {
+    const port = await freePort();
+    server = await ProductionServer.start(build.main, port, {
+      // Wide enough for three loopback requests on a busy machine.
+      SHUTDOWN_DELAY_MS: '4000',
+      SHUTDOWN_DRAIN_MS: '10000',
+      SHUTDOWN_TIMEOUT_MS: '40000',
+    });
+    const open = new Agent({ keepAlive: true, maxSockets: 1 });
+    const fresh = new Agent({ keepAlive: true, maxSockets: 1 });
+    expect(await send(open, port, READY)).toMatchObject({ kind: 'answer', status: 200 });
+
+    server.signal('SIGTERM');
+    await server.waitFor(/SIGTERM received/);
+    expectNotReady(await send(open, port, READY));
+    // During the delay, new connections are still accepted and served.
+    expectNotReady(await send(fresh, port, READY));
+    const during = await send(fresh, port, CALCULATOR);
+    expect(answered(during)).toBe(true);
+    expect(during).toMatchObject({ connectionClose: true });
+    expect(await send(fresh, port, { method: 'GET', path: '/health' })).toMatchObject({
+      kind: 'answer',
+      status: 200,
+    });
+
+    await server.waitFor(/Listener closed/);
+    expect(isRefusal(await send(fresh, port, CALCULATOR))).toBe(true);
+    expect(await server.exited).toBe(0);
+    expect(server.log).not.toMatch(STACK);
+  }, 120_000);
 });

@@ -23,6 +23,8 @@ describe('loadConfig', () => {
       keepAliveTimeoutMs: 72_000,
       maxConnections: 10_000,
       allowedHosts: [],
+      shutdownDelayMs: 0,
+      shutdownDrainMs: 1000,
     });
     const { title, description } = loadConfig({}).metadata;
     expect(title.length).toBeGreaterThan(0);
@@ -139,6 +141,30 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'x', NODE_ENV: 'y', BODY_LIMIT_BYTES: '-5' })).toThrow(
       /PORT="x"[\s\S]*NODE_ENV="y"[\s\S]*BODY_LIMIT_BYTES=-5/,
     );
+  });
+
+  it('reads the shutdown timings', () => {
+    const env = { SHUTDOWN_TIMEOUT_MS: '30000', SHUTDOWN_DELAY_MS: '5000', SHUTDOWN_DRAIN_MS: '0' };
+    expect(loadConfig(env)).toMatchObject({
+      shutdownTimeoutMs: 30_000,
+      shutdownDelayMs: 5000,
+      shutdownDrainMs: 0,
+    });
+  });
+
+  it.each([
+    [
+      { SHUTDOWN_DELAY_MS: '10000' },
+      /\(10000 \+ 1000\) must be less than SHUTDOWN_TIMEOUT_MS \(10000\)/,
+    ],
+    [
+      { SHUTDOWN_TIMEOUT_MS: '1000' },
+      /\(0 \+ 1000\) must be less than SHUTDOWN_TIMEOUT_MS \(1000\)/,
+    ],
+    [{ SHUTDOWN_DELAY_MS: '-1' }, /SHUTDOWN_DELAY_MS=-1: /],
+    [{ SHUTDOWN_DRAIN_MS: '1s' }, /SHUTDOWN_DRAIN_MS="1s": /],
+  ])('refuses shutdown timings %j, naming them', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
   });
 
   it('ignores variables it does not know', () => {

@@ -154,6 +154,20 @@ class CoreEnv {
   @IsOptional()
   @IsHostList()
   ALLOWED_HOSTS?: string;
+
+  /** Pre-stop delay: still serving (readiness 503) before the listener closes. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SHUTDOWN_DELAY_MS = 0;
+
+  /** How long a keep-alive connection may stay idle after the listener closes. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SHUTDOWN_DRAIN_MS = 1000;
 }
 
 const list = (value: string | undefined): string[] =>
@@ -187,11 +201,14 @@ export interface AppConfig {
   maxConnections: number;
   /** Empty: any valid host may be named by a request. */
   allowedHosts: HostPattern[];
+  shutdownDelayMs: number;
+  shutdownDrainMs: number;
 }
 
 /** Reads and validates the environment; a bad value stops the boot with every problem named. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const vars = readEnv(CoreEnv, env);
+  checkShutdownTimings(vars);
   return {
     port: vars.PORT,
     host: vars.HOST,
@@ -214,5 +231,18 @@ export function loadConfig(env: Env = process.env): AppConfig {
     keepAliveTimeoutMs: vars.KEEP_ALIVE_TIMEOUT_MS,
     maxConnections: vars.MAX_CONNECTIONS,
     allowedHosts: vars.ALLOWED_HOSTS === undefined ? [] : (hostList(vars.ALLOWED_HOSTS) ?? []),
+    shutdownDelayMs: vars.SHUTDOWN_DELAY_MS,
+    shutdownDrainMs: vars.SHUTDOWN_DRAIN_MS,
   };
+}
+
+/** The delay and the drain come out of the timeout: a shutdown using both must have time left. */
+function checkShutdownTimings(vars: CoreEnv): void {
+  const { SHUTDOWN_DELAY_MS: delay, SHUTDOWN_DRAIN_MS: drain, SHUTDOWN_TIMEOUT_MS: timeout } = vars;
+  if (delay + drain >= timeout) {
+    throw new Error(
+      `Invalid configuration:\n  - SHUTDOWN_DELAY_MS + SHUTDOWN_DRAIN_MS (${delay} + ${drain}) ` +
+        `must be less than SHUTDOWN_TIMEOUT_MS (${timeout})`,
+    );
+  }
 }
