@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBodyParser } from 'fastify';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
+import { UPLOAD_CONFIG, type UploadConfig } from './config/upload.config';
+import { registerMultipart } from './core/uploads/multipart.setup';
 
 type ContentTypeParser = FastifyBodyParser<string>;
 
@@ -63,6 +65,8 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   };
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
+  // multipart/form-data is left unread until the guards have passed (src/core/uploads).
+  registerMultipart(fastify, app.get<UploadConfig>(UPLOAD_CONFIG));
 
   fastify.addHook('onRequest', (_req, reply, done) => {
     void reply.headers({
