@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { getAddress } from 'viem';
 import type { ActionParameter } from '../../src/core';
 import { bytesSize, integerRange } from '../../src/core/params';
+import { invalidUpload, validUpload } from './upload.arbitraries';
 
 /** A value the declaration accepts, sometimes sent as the text a query string or form would carry. */
 export function validValue(param: ActionParameter): fc.Arbitrary<unknown> {
@@ -26,7 +27,7 @@ export function validValue(param: ActionParameter): fc.Arbitrary<unknown> {
       return validDate(param);
     case 'file':
     case 'image':
-      return fc.constant(undefined); // uploads travel in multipart bodies (test/uploads.e2e-spec.ts)
+      return validUpload(param);
     case 'text':
     case 'string':
     case 'textarea':
@@ -211,10 +212,7 @@ export function invalidValue(param: ActionParameter): fc.Arbitrary<unknown> {
       );
     case 'file':
     case 'image':
-      return fc.oneof(
-        structures,
-        fc.string({ minLength: 1, maxLength: 8 }).filter((s) => s.trim() !== ''),
-      );
+      return fc.oneof(structures, invalidUpload(param));
     case 'text':
     case 'string':
     case 'textarea': {
