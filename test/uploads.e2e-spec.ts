@@ -33,7 +33,7 @@ describe('Uploads (multipart/form-data, as the platform sends them)', () => {
 
   beforeAll(async () => {
     app = await createTestApp({
-      env: { UPLOAD_MAX_BYTES: String(MAX_BYTES), UPLOAD_MAX_FILES: '4' },
+      env: { UPLOAD_MAX_BYTES: String(MAX_BYTES), UPLOAD_MAX_FILES: '4', BODY_LIMIT_BYTES: '4096' },
       actions: [UploadFixtureModule],
     });
     await app.listen(0, '127.0.0.1');
@@ -197,6 +197,14 @@ describe('Uploads (multipart/form-data, as the platform sends them)', () => {
         [['document', file(Buffer.alloc(2049, 'a'), 'big.txt')]],
         413,
         'document must be at most 2048 bytes',
+      );
+    });
+
+    it('a text field longer than BODY_LIMIT_BYTES', async () => {
+      await expectRefused(
+        [['caption', 'c'.repeat(5000)]],
+        413,
+        'caption is longer than 4096 bytes',
       );
     });
 
