@@ -279,7 +279,11 @@ describe('Uploads: origin and rate limits refuse before the body is read', () =>
 
   beforeAll(async () => {
     app = await createTestApp({
-      env: { RATE_LIMIT_IP_MAX: '1', ALLOWED_ORIGINS: 'https://app.example' },
+      env: {
+        RATE_LIMIT_IP_MAX: '2',
+        RATE_LIMIT_USER_MAX: '1',
+        ALLOWED_ORIGINS: 'https://app.example',
+      },
       actions: [UploadFixtureModule],
     });
     await app.listen(0, '127.0.0.1');
@@ -313,16 +317,27 @@ describe('Uploads: origin and rate limits refuse before the body is read', () =>
     expect(await partialUpload({ origin: 'https://evil.example' })).toBe(403);
   });
 
-  it('429 once the IP limit is spent', async () => {
+  /** A whole upload through inject, counted like any other request. */
+  async function spend(remoteAddress: string, headers: Record<string, string> = {}): Promise<void> {
     const { body, contentType } = await formBody([['caption', 'first']]);
-    const first = await app.inject({
+    const response = await app.inject({
       method: 'POST',
       url: PATH,
-      headers: { 'content-type': contentType },
+      headers: { 'content-type': contentType, ...headers },
       payload: body,
-      remoteAddress: '127.0.0.1',
+      remoteAddress,
     });
-    expect(first.statusCode).toBe(200);
+    expect(response.statusCode).toBe(200);
+  }
+
+  // The user limit (1) is spent from another IP; the IP limit (2) of 127.0.0.1 after it.
+  it('429 once the user limit is spent, the user read from the headers', async () => {
+    await spend('10.0.0.7', { 'x-wallet-address': ADDRESS });
+    expect(await partialUpload({ 'x-wallet-address': ADDRESS.toLowerCase() })).toBe(429);
+  });
+
+  it('429 once the IP limit is spent', async () => {
+    await spend('127.0.0.1');
     expect(await partialUpload({})).toBe(429);
   });
 });
