@@ -17,6 +17,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
+# NFT_STORAGE_DIR's default, writable by the service; mount a volume there to keep the files.
+RUN mkdir -p /app/nft-storage && chown node:node /app/nft-storage
 USER node
 EXPOSE 3000
 # Liveness through the service's own GET /health; node does the request (slim has no curl).

@@ -8,6 +8,8 @@ import { EdgeReplies } from './core/edge/edge-reply';
 import { hostCheck } from './core/edge/host-check.hook';
 import { edgeServerOptions, hardenServer } from './core/edge/http-server';
 import { GracefulShutdown } from './core/shutdown/graceful-shutdown';
+import { UPLOAD_CONFIG, type UploadConfig } from './config/upload.config';
+import { registerMultipart } from './core/uploads/multipart.setup';
 
 type ContentTypeParser = FastifyBodyParser<string>;
 
@@ -88,6 +90,8 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   };
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
+  // multipart/form-data is left unread until the guards have passed (src/core/uploads).
+  registerMultipart(fastify, app.get<UploadConfig>(UPLOAD_CONFIG));
 
   fastify.addHook('onRequest', (_req, reply, done) => {
     void reply.headers({

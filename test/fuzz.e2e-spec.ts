@@ -16,7 +16,7 @@ describe('Every declared action under generated requests', () => {
 
   it('covers every action the service hosts', () => {
     expect(targets.map((t) => t.action.path)).toEqual(
-      expect.arrayContaining(['/api/calculator', '/api/user-lookup']),
+      expect.arrayContaining(['/api/calculator', '/api/user-lookup', '/api/every-type']),
     );
   });
 

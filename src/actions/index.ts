@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { BestSwapModule } from './best-swap/best-swap.module';
 import { CalculatorModule } from './calculator/calculator.module';
+import { MintNftModule } from './mint-nft/mint-nft.module';
 import { PortfolioModule } from './portfolio/portfolio.module';
 import { SendTokenModule } from './send-token/send-token.module';
 import { UserLookupModule } from './user-lookup/user-lookup.module';
@@ -14,4 +15,5 @@ export const ACTION_MODULES: readonly Type[] = [
   PortfolioModule,
   SendTokenModule,
   BestSwapModule,
+  MintNftModule,
 ];

@@ -58,6 +58,8 @@ export interface ChainInfo {
   /** Every token by symbol, the native coin included. */
   tokens: ReadonlyMap<string, TokenInfo>;
   pools: readonly PoolInfo[];
+  /** The ERC-721 collection the mint-nft action mints on (`safeMint(address to, string uri)`). */
+  nftCollection?: Address;
 }
 
 export interface ChainsConfig {
@@ -151,9 +153,21 @@ class Checker {
     const pools = (Array.isArray(value.pools) ? value.pools : []).map((pool, i) =>
       this.pool(`${at}.pools.${i}`, pool, tokens, routers),
     );
+    const nftCollection =
+      value.nftCollection === undefined
+        ? undefined
+        : this.address(`${at}.nftCollection`, value.nftCollection);
     if (!name || !native || typeof rpcUrl !== 'string') return undefined;
     const valid = pools.filter((pool): pool is PoolInfo => pool !== undefined);
-    return { chainId, name, rpcUrl, native, tokens, pools: valid };
+    return {
+      chainId,
+      name,
+      rpcUrl,
+      native,
+      tokens,
+      pools: valid,
+      ...(nftCollection && { nftCollection }),
+    };
   }
 
   pool(

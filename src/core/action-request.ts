@@ -3,6 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import type { RequestContext } from './action.types';
 import { ActionException, invalidParams, type ParamProblem } from './action.exception';
 import { readAddress } from './address';
+import type { MultipartBody } from './uploads/multipart-reader';
+import type { UploadedFile } from './uploads/uploaded-file';
 
 type Bag = Record<string, unknown>;
 
@@ -14,6 +16,7 @@ export interface ActionRequest {
 }
 
 const parsed = new WeakMap<FastifyRequest, ActionRequest>();
+const uploads = new WeakMap<FastifyRequest, ReadonlyMap<string, UploadedFile[]>>();
 
 const isBag = (value: unknown): value is Bag =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -91,9 +94,12 @@ function parse(req: FastifyRequest): ActionRequest {
     ),
   };
   if (problems.length > 0) throw invalidParams(problems);
+  const files = uploads.get(req);
   return {
     context,
     input: (name) => {
+      const uploaded = files?.get(name);
+      if (uploaded) return uploaded;
       const fromBody = own(params, name);
       return present(fromBody) ? fromBody : own(query, name);
     },
@@ -108,4 +114,28 @@ export function readActionRequest(req: FastifyRequest): ActionRequest {
     parsed.set(req, request);
   }
   return request;
+}
+
+/**
+ * Puts what a multipart body carried in place of a JSON body: text fields as the parameters, the
+ * `_sdk_context` field (JSON text) as the context, files by parameter name. Called once the body is
+ * read, after the guards that must not wait for it; what they read before is read again.
+ */
+export function setMultipartBody(req: FastifyRequest, { fields, files }: MultipartBody): void {
+  const { _sdk_context: contextText, ...params } = fields;
+  let context: unknown;
+  if (contextText !== undefined) {
+    try {
+      context = typeof contextText === 'string' ? JSON.parse(contextText) : undefined;
+    } catch {
+      context = undefined;
+    }
+    if (!isBag(context))
+      throw invalidParams([
+        { name: '_sdk_context', message: '_sdk_context must be a JSON object' },
+      ]);
+  }
+  req.body = { params, ...(context !== undefined && { context }) };
+  uploads.set(req, files);
+  parsed.delete(req);
 }

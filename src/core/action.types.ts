@@ -1,10 +1,34 @@
 import type { Address } from 'viem';
 
-/** Parameter types of the contract, plus `address` (an EVM address, checksummed on the way in). */
-export const PARAM_TYPES = ['string', 'number', 'select', 'radio', 'boolean', 'address'] as const;
-export type ParamType = (typeof PARAM_TYPES)[number];
+/** Solidity integers: `uint8`…`uint256` and `int8`…`int256` (widths in steps of 8). */
+export type IntegerParamType = `uint${number}` | `int${number}`;
+/** `bytes` (any whole number of bytes) and `bytes1`…`bytes32`. */
+export type BytesParamType = 'bytes' | `bytes${number}`;
+
+/**
+ * Every parameter type the platform renders. The template types let any width through the
+ * compiler; a width Solidity does not have (`uint7`, `bytes33`) stops the boot.
+ */
+export type ParamType =
+  | 'text'
+  | 'string'
+  | 'textarea'
+  | 'email'
+  | 'url'
+  | BytesParamType
+  | 'number'
+  | 'datetime'
+  | IntegerParamType
+  | 'address'
+  | 'boolean'
+  | 'bool'
+  | 'select'
+  | 'radio'
+  | 'file'
+  | 'image';
 
 export type ResponseType = 'data';
+/** Integers beyond 2^53 are declared as decimal text; dates as ISO 8601 text or epoch milliseconds. */
 export type ParamValue = string | number | boolean;
 
 export interface ParamOption {
@@ -20,14 +44,28 @@ export interface ParamSpec {
   required?: boolean;
   options?: readonly ParamOption[];
   value?: ParamValue;
+  /** The service always receives `value`; a request carrying another one is a 400. */
+  fixed?: boolean;
   placeholder?: string;
   description?: string;
-  min?: number;
-  max?: number;
+  /** `number`: a number; `uintN`/`intN`: a whole number (text beyond 2^53); `datetime`: a date. */
+  min?: number | string;
+  max?: number | string;
   step?: number;
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  /** `file`/`image`: comma-separated MIME types (`image/png`, `image/*`) and extensions (`.pdf`). */
+  accept?: string;
+  /** `file`/`image`: largest file, in bytes. */
+  maxSize?: number;
+  /** `file`/`image`: several files (sent as `name[0]`, `name[1]`, …). */
+  multiple?: boolean;
+  /** `image`: largest width and height, in pixels. */
+  maxWidth?: number;
+  maxHeight?: number;
+  /** `image`: width to height, as `"16:9"` or `"1:1"`. */
+  aspectRatio?: string;
 }
 
 /** A parameter as the contract publishes it. */

@@ -5,6 +5,7 @@ import type Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { CACHE_CONFIG, type CacheConfig, loadCacheConfig } from '../config/cache.config';
 import { ENV, type Env } from '../config/env';
+import { loadUploadConfig, UPLOAD_CONFIG } from '../config/upload.config';
 import {
   loadThrottleConfig,
   THROTTLE_CONFIG,
@@ -25,10 +26,12 @@ import { ActionThrottlerGuard } from './throttling/action-throttler.guard';
 import { createThrottlerStorage, THROTTLER_STORE } from './throttling/throttler-storage.factory';
 import { throttlerOptions } from './throttling/throttling.options';
 import { UserContextGuard } from './user-context.guard';
+import { UploadBodyGuard } from './uploads/upload-body.guard';
 
 /**
  * The contract kit: every cross-cutting piece is registered here, once, for every action.
- * Guards run in the order listed: origin (403), rate limits (429), then the request's shape (400).
+ * Guards run in the order listed: origin (403), rate limits (429), reading a multipart body (413),
+ * then the request's shape (400).
  */
 @Global()
 @Module({})
@@ -49,6 +52,11 @@ export class CoreModule {
         { provide: ENV, useValue: env },
         { provide: THROTTLE_CONFIG, useFactory: loadThrottleConfig, inject: [ENV] },
         { provide: CACHE_CONFIG, useFactory: loadCacheConfig, inject: [ENV] },
+        {
+          provide: UPLOAD_CONFIG,
+          useFactory: (vars: Env) => loadUploadConfig(vars, config.bodyLimitBytes),
+          inject: [ENV],
+        },
         redisProvider,
         RedisStatus,
         {
@@ -68,6 +76,7 @@ export class CoreModule {
         MethodNotAllowedRoutes,
         { provide: APP_GUARD, useClass: OriginGuard },
         { provide: APP_GUARD, useClass: ActionThrottlerGuard },
+        { provide: APP_GUARD, useClass: UploadBodyGuard },
         { provide: APP_GUARD, useClass: UserContextGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: ActionExceptionFilter },
@@ -77,6 +86,7 @@ export class CoreModule {
         ENV,
         THROTTLE_CONFIG,
         THROTTLER_STORE,
+        UPLOAD_CONFIG,
         REDIS,
         ActionRegistry,
         ResultCache,

@@ -1,40 +1,40 @@
-import type { ActionDeclaration, ActionParameter } from './action.types';
-import { PARAM_TYPES } from './action.types';
+import { validateSync } from 'class-validator';
+import type { ActionDeclaration, ActionParameter, ParamsClass } from './action.types';
 import { getDeclaredParams } from './action-param.decorator';
-import { patternProblem } from './text-pattern';
+import { convertParam } from './param-conversion';
+import { kindOf, typeProblem } from './params';
 
 const isChainId = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) > 0;
 
-function checkParam(param: ActionParameter): string[] {
-  const problems: string[] = [];
+/** The first message the parameter's own rules give its declared default, if they refuse it. */
+function defaultProblem(paramsClass: ParamsClass, param: ActionParameter): string | undefined {
+  const probe = new paramsClass() as Record<string, unknown>;
+  probe[param.name] = convertParam(param, param.value);
+  const error = validateSync(probe, { stopAtFirstError: true, forbidUnknownValues: false }).find(
+    (e) => e.property === param.name,
+  );
+  return error && Object.values(error.constraints ?? {})[0];
+}
+
+function checkParam(paramsClass: ParamsClass, param: ActionParameter): string[] {
   const at = `parameter "${param.name}"`;
-  if (!PARAM_TYPES.includes(param.type))
-    problems.push(`${at} has unknown type "${String(param.type)}"`);
-  if (!param.label) problems.push(`${at} has no label`);
-  const hasOptions = (param.options?.length ?? 0) > 0;
-  if ((param.type === 'select' || param.type === 'radio') && !hasOptions) {
-    problems.push(`${at} is a ${param.type} without options`);
+  const typeIssue = typeProblem(param.type);
+  const problems = param.label ? [] : ['has no label'];
+  problems.push(...(typeIssue ? [typeIssue] : (kindOf(param.type)?.check(param) ?? [])));
+  if (param.fixed !== undefined && typeof param.fixed !== 'boolean')
+    problems.push('has a fixed that is not true or false');
+  if (param.fixed && param.value === undefined && !typeIssue)
+    problems.push('is fixed but has no value');
+  // Type-specific checks name a default's problem their own way; otherwise the rules speak.
+  const named = problems.some((p) => p.includes('default'));
+  if (!typeIssue && !named && param.value !== undefined) {
+    const refused = defaultProblem(paramsClass, param);
+    if (refused)
+      problems.push(
+        `has a ${param.fixed ? 'fixed value' : 'default'} its rules refuse: ${refused}`,
+      );
   }
-  if (param.min !== undefined && param.max !== undefined && param.min > param.max) {
-    problems.push(`${at} has min ${param.min} greater than max ${param.max}`);
-  }
-  if (param.step !== undefined && !(param.step > 0))
-    problems.push(`${at} has a step that is not positive`);
-  const patternIssue = param.pattern !== undefined ? patternProblem(param.pattern) : undefined;
-  if (patternIssue) problems.push(`${at} ${patternIssue}`);
-  const fallback = param.value;
-  if (fallback !== undefined) {
-    if (param.min !== undefined && typeof fallback === 'number' && fallback < param.min) {
-      problems.push(`${at} has a default below its min`);
-    }
-    if (param.max !== undefined && typeof fallback === 'number' && fallback > param.max) {
-      problems.push(`${at} has a default above its max`);
-    }
-    if (hasOptions && !param.options?.some((option) => option.value === fallback)) {
-      problems.push(`${at} has a default that is not one of its options`);
-    }
-  }
-  return problems;
+  return problems.map((problem) => `${at} ${problem}`);
 }
 
 /** Checks one declaration the way `createMetadata` would; returns every problem found. */
@@ -53,12 +53,12 @@ export function checkDeclaration(declaration: ActionDeclaration): string[] {
   if (declaration.responseType !== undefined && declaration.responseType !== 'data') {
     problems.push(`responseType "${String(declaration.responseType)}" is not "data"`);
   }
-  const params = getDeclaredParams(declaration.params);
+  const paramsClass = declaration.params;
   const seen = new Set<string>();
-  for (const param of params) {
+  for (const param of getDeclaredParams(paramsClass)) {
     if (seen.has(param.name)) problems.push(`duplicate parameter name "${param.name}"`);
     seen.add(param.name);
-    problems.push(...checkParam(param));
+    if (paramsClass) problems.push(...checkParam(paramsClass, param));
   }
   return problems;
 }

@@ -1,14 +1,7 @@
 import type { ParamSpec } from './action.types';
-import { readAddress } from './address';
+import { kindOf } from './params';
 
-/**
- * Longest text read as a number (a double has at most 309 integer digits). Longer text stays
- * text, so validation refuses it without the pattern ever reading it.
- */
-export const MAX_NUMERIC_TEXT = 400;
-
-/** Unambiguous (digits, then an optional fraction, then an optional exponent): never backtracks. */
-const NUMERIC_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
+export { MAX_NUMERIC_TEXT, toNumber } from './params/numeric-text';
 
 /** Missing means absent, null or blank text: a form field the user left empty. */
 export function isMissing(value: unknown): boolean {
@@ -17,47 +10,26 @@ export function isMissing(value: unknown): boolean {
   );
 }
 
-export function toNumber(value: unknown): unknown {
-  if (typeof value !== 'string' || value.length > MAX_NUMERIC_TEXT) return value;
-  const text = value.trim();
-  return NUMERIC_TEXT.test(text) ? Number(text) : value;
-}
-
-function toBoolean(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  const text = value.trim().toLowerCase();
-  return text === 'true' ? true : text === 'false' ? false : value;
-}
-
-/** Values arrive as text from query strings and forms; option values keep their declared type. */
-function toOption(spec: ParamSpec, value: unknown): unknown {
-  if (typeof value !== 'string' && typeof value !== 'number') return value;
-  const match = spec.options?.find((option) => String(option.value) === String(value).trim());
-  return match ? match.value : value;
-}
-
-function toText(value: unknown): unknown {
-  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
-}
-
-function toAddress(value: unknown): unknown {
-  return typeof value === 'string' ? (readAddress(value) ?? value) : value;
-}
-
-/** Converts one raw input value to the parameter's type; unconvertible values are left for validation to reject. */
+/**
+ * Converts one raw input value to the parameter's type (a missing one to the declared default,
+ * converted the same way); unconvertible values are left for validation to reject.
+ */
 export function convertParam(spec: ParamSpec, value: unknown): unknown {
-  if (isMissing(value)) return spec.value;
-  switch (spec.type) {
-    case 'number':
-      return toNumber(value);
-    case 'boolean':
-      return toBoolean(value);
-    case 'select':
-    case 'radio':
-      return toOption(spec, value);
-    case 'address':
-      return toAddress(value);
-    case 'string':
-      return toText(value);
+  const kind = kindOf(spec.type);
+  if (isMissing(value)) {
+    return spec.value === undefined || !kind ? spec.value : kind.convert(spec, spec.value);
   }
+  return kind ? kind.convert(spec, value) : value;
+}
+
+/** One comparable text per value, so `"2"` and `2` (or two equal dates) count as the same value. */
+function canonical(value: unknown): string {
+  if (value instanceof Date) return `date:${value.getTime()}`;
+  return `${typeof value}:${String(value)}`;
+}
+
+/** Whether a sent value differs from a `fixed` parameter's declared value, once both are converted. */
+export function changesFixedValue(spec: ParamSpec, value: unknown): boolean {
+  if (isMissing(value)) return false;
+  return canonical(convertParam(spec, value)) !== canonical(convertParam(spec, spec.value));
 }

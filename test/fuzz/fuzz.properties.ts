@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ActionParameter, DynamicAction } from '../../src/core';
+import { isUploadType } from '../../src/core/params';
+import { type Delivery, encode } from './fuzz.encoding';
 import { invalidValue, validValue } from './param.arbitraries';
+import { Upload } from './upload.arbitraries';
 
 /** Statuses the contract lists. */
 const CONTRACT_STATUSES = new Set([200, 400, 403, 404, 413, 429, 500, 503]);
@@ -14,8 +17,6 @@ export interface FuzzAction {
   /** Actions that need the acting user get a valid address unless the case says otherwise. */
   requiresUser?: boolean;
 }
-
-type Delivery = 'params' | 'flat' | 'query' | 'mixed';
 
 interface Case {
   values: Record<string, unknown>;
@@ -55,8 +56,17 @@ const extraKeys = fc.dictionary(
   { maxKeys: 3 },
 );
 
+/** Scalars and files travel in a multipart body; structures cannot. */
+const multipartSafe = (value: unknown): boolean =>
+  value instanceof Upload || value === null || typeof value !== 'object';
+
 function caseArb(target: FuzzAction): fc.Arbitrary<Case> {
   const params = target.action.params ?? [];
+  // Files only travel in multipart bodies, as the platform sends them.
+  const multipart = params.some((p) => isUploadType(p.type));
+  const deliveries: Delivery[] = multipart
+    ? ['multipart', 'multipart-query']
+    : ['params', 'flat', 'query', 'mixed'];
   const values = fc.record(Object.fromEntries(params.map((p) => [p.name, validValue(p)])));
   const breakable = params.filter(
     (p) => p.required || p.type !== 'string' || p.maxLength !== undefined,
@@ -72,7 +82,9 @@ function caseArb(target: FuzzAction): fc.Arbitrary<Case> {
               ...(param.required && param.value === undefined
                 ? [fc.constant({ param, missing: true, value: undefined })]
                 : []),
-              invalidValue(param).map((value) => ({ param, missing: false, value })),
+              invalidValue(param)
+                .filter((value) => !multipart || multipartSafe(value))
+                .map((value) => ({ param, missing: false, value })),
             ),
           ),
           { nil: undefined, freq: 2 },
@@ -82,7 +94,7 @@ function caseArb(target: FuzzAction): fc.Arbitrary<Case> {
       values,
       broken,
       context: contextHeaders,
-      delivery: fc.constantFrom<Delivery>('params', 'flat', 'query', 'mixed'),
+      delivery: fc.constantFrom(...deliveries),
       extra: extraKeys,
     })
     .map(({ values: v, broken: b, context, delivery, extra }) => {
@@ -100,7 +112,7 @@ function caseArb(target: FuzzAction): fc.Arbitrary<Case> {
       else if (b) out[b.param.name] = b.value;
       // Structured (invalid) values only travel in JSON: a query string would flatten them to text.
       const safeDelivery =
-        b && !b.missing && delivery !== 'params' && delivery !== 'flat' ? 'params' : delivery;
+        b && !b.missing && (delivery === 'query' || delivery === 'mixed') ? 'params' : delivery;
       return {
         values: out,
         delivery: safeDelivery,
@@ -112,52 +124,13 @@ function caseArb(target: FuzzAction): fc.Arbitrary<Case> {
     });
 }
 
-function encode(
-  path: string,
-  c: Case,
-): { url: string; payload?: string; headers: Record<string, string> } {
-  const entries = Object.entries(c.values);
-  const query = (pairs: [string, unknown][]): string =>
-    pairs.length === 0
-      ? ''
-      : `?${new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
-  switch (c.delivery) {
-    case 'query':
-      return { url: path + query(entries), headers: c.headers };
-    case 'mixed': {
-      const half = Math.ceil(entries.length / 2);
-      const body = JSON.stringify({
-        params: Object.fromEntries(entries.slice(0, half)),
-        ...c.extra,
-      });
-      return {
-        url: path + query(entries.slice(half)),
-        payload: body,
-        headers: { ...c.headers, 'content-type': 'application/json' },
-      };
-    }
-    case 'flat':
-      return {
-        url: path,
-        payload: JSON.stringify({ ...c.extra, ...c.values }),
-        headers: { ...c.headers, 'content-type': 'application/json' },
-      };
-    case 'params':
-      return {
-        url: path,
-        payload: JSON.stringify({ params: c.values, ...c.extra }),
-        headers: { ...c.headers, 'content-type': 'application/json' },
-      };
-  }
-}
-
 /** The property every answer must satisfy, checked for one generated case. */
 async function check(app: NestFastifyApplication, target: FuzzAction, c: Case): Promise<void> {
-  const { url, payload, headers } = encode(target.action.path, c);
+  const { url, payload, headers } = await encode(target.action.path, c);
   const response = await app.inject({ method: 'POST', url, payload, headers });
   const fail = (why: string): never => {
     throw new Error(
-      `${why}\nrequest: ${url} ${payload ?? ''} ${JSON.stringify(headers)}\nresponse: ${response.statusCode} ${response.body}`,
+      `${why}\nrequest: ${url} ${String(payload ?? '').slice(0, 2000)} ${JSON.stringify(headers)}\nresponse: ${response.statusCode} ${response.body}`,
     );
   };
   if (!String(response.headers['content-type']).startsWith('application/json'))
@@ -165,8 +138,12 @@ async function check(app: NestFastifyApplication, target: FuzzAction, c: Case): 
   const status = response.statusCode;
   const body = response.json<Record<string, unknown>>();
   if (!CONTRACT_STATUSES.has(status)) fail(`status ${status} is not one the contract lists`);
-  if (LEAKS.some((leak) => leak.test(response.body)))
-    fail('answer leaks a stack or an internal URL');
+  // An answer may echo what was sent (a URL parameter); anything else matching is a leak.
+  const unsent = Object.values(c.values)
+    .filter((v): v is string => typeof v === 'string' && v !== '')
+    .sort((a, b) => b.length - a.length) // a longer value may contain a shorter one
+    .reduce((text, v) => text.split(JSON.stringify(v).slice(1, -1)).join(''), response.body);
+  if (LEAKS.some((leak) => leak.test(unsent))) fail('answer leaks a stack or an internal URL');
   const dataMode = target.action.responseType === 'data';
   if (dataMode) {
     if (typeof body.success !== 'boolean' || body.statusCode !== status)

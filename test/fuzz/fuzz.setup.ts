@@ -1,6 +1,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ACTION_MODULES } from '../../src/actions';
 import { ActionRegistry } from '../../src/core/action.registry';
 import { createTestApp } from '../app.factory';
+import { EveryTypeModule } from '../fixtures/every-type.fixture';
+import { UploadFixtureModule } from '../fixtures/upload.fixture';
 import type { FuzzAction } from './fuzz.properties';
 
 /**
@@ -24,14 +27,21 @@ export const UPSTREAM_PATHS = new Set([
   '/api/portfolio',
   '/api/best-swap',
   '/api/send-token',
+  '/api/mint-nft',
 ]);
 
-/** Boots the service for fuzzing and lists every action it hosts, with what the fuzzer must know of it. */
+/**
+ * Boots the service for fuzzing, with the every-type and upload fixtures beside the shipped actions so each
+ * parameter type is generated, and lists every action with what the fuzzer must know of it.
+ */
 export async function startFuzzTarget(): Promise<{
   app: NestFastifyApplication;
   targets: FuzzAction[];
 }> {
-  const app = await createTestApp({ env: FUZZ_ENV });
+  const app = await createTestApp({
+    env: FUZZ_ENV,
+    actions: [...ACTION_MODULES, EveryTypeModule, UploadFixtureModule],
+  });
   const registry = app.get(ActionRegistry);
   const targets = registry.actions().map((action) => ({
     action,

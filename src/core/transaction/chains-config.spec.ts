@@ -70,6 +70,19 @@ describe('loadChainsConfig', () => {
     ]);
   });
 
+  it('reads an optional ERC-721 collection per chain, checksummed, and names a bad one', () => {
+    const file = chainFile({
+      chains: { 5: { ...validChain(), nftCollection: TOKEN_B.toLowerCase() }, 6: validChain() },
+    });
+    const { chains } = loadChainsConfig({ CHAIN_CONFIG_FILE: file });
+    expect(chains.get(5)!.nftCollection).toBe(TOKEN_B);
+    expect(chains.get(6)!).not.toHaveProperty('nftCollection');
+    const bad = chainFile({ chains: { 5: { ...validChain(), nftCollection: 'nope' } } });
+    expect(() => loadChainsConfig({ CHAIN_CONFIG_FILE: bad })).toThrow(
+      'chains.5.nftCollection: expected an address (0x followed by 40 hex digits)',
+    );
+  });
+
   it('takes RPC_URL_<chainId> over the file and EXTERNAL_TIMEOUT_MS as the bound', () => {
     const { chains, timeoutMs } = loadChainsConfig({
       RPC_URL_43113: 'https://rpc.example.com/key/abc',

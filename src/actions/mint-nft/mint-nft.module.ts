@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { ENV } from '../../config/env';
+import { loadNftStorageConfig, NFT_STORAGE_CONFIG } from '../../config/nft-storage.config';
+import { TransactionModule } from '../../core/transaction';
+import { MintNftController } from './mint-nft.controller';
+import { MintNftService } from './mint-nft.service';
+import { ContentStore } from './storage/content-store';
+import { LocalDirectoryStore } from './storage/local-directory.store';
+import { NftFilesController } from './storage/nft-files.controller';
+
+@Module({
+  imports: [TransactionModule],
+  controllers: [MintNftController, NftFilesController],
+  providers: [
+    MintNftService,
+    { provide: NFT_STORAGE_CONFIG, useFactory: loadNftStorageConfig, inject: [ENV] },
+    // Swap for IPFS or S3 here: the action only knows ContentStore.
+    { provide: ContentStore, useClass: LocalDirectoryStore },
+  ],
+})
+export class MintNftModule {}

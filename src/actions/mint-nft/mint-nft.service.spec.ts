@@ -1,0 +1,143 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeFunctionData, parseTransaction } from 'viem';
+import { refusal } from '../../../test/action-refusal';
+import { png } from '../../../test/uploads/sample-files';
+import { loadChainsConfig, loadTransactionConfig } from '../../config/chains.config';
+import type { RequestContext, UploadedImage } from '../../core';
+import { ChainRpc, TransactionBuilder } from '../../core/transaction';
+import { sniffFile } from '../../core/uploads/file-sniffer';
+import { ERC721_SAFE_MINT } from './erc721-mint.abi';
+import type { MintNftParams } from './mint-nft.action';
+import { MintNftService } from './mint-nft.service';
+import { ContentStore, type StoredContent } from './storage/content-store';
+import { loadExternalConfig } from '../../config/external.config';
+import { UpstreamBounds } from '../../core/http/upstream-bounds';
+
+const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
+const FRIEND = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
+const COLLECTION = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+const BASE = 'https://actions.example';
+
+/** A store in memory, named like the local one: the service only knows the interface. */
+class MemoryStore extends ContentStore {
+  readonly items = new Map<string, StoredContent>();
+  async put(bytes: Buffer, mimeType: string): Promise<string> {
+    const id = `${this.items.size}-${bytes.toString('base64').slice(0, 16)}`;
+    const same = [...this.items].find(([, item]) => item.bytes.equals(bytes));
+    if (same) return same[0];
+    this.items.set(id, { bytes, mimeType });
+    return Promise.resolve(id);
+  }
+  uri(id: string, baseUrl: string): string {
+    return `${baseUrl}/stored/${id}`;
+  }
+  get(id: string): Promise<StoredContent | undefined> {
+    return Promise.resolve(this.items.get(id));
+  }
+}
+
+function service(nftCollection?: string): { mint: MintNftService; store: MemoryStore } {
+  const dir = mkdtempSync(join(tmpdir(), 'mint-nft-'));
+  const file = join(dir, 'chains.json');
+  const fuji = {
+    name: 'Fuji',
+    rpcUrl: 'http://127.0.0.1:9',
+    nativeCurrency: { symbol: 'AVAX', decimals: 18 },
+  };
+  writeFileSync(
+    file,
+    JSON.stringify({ chains: { 43113: { ...fuji, ...(nftCollection && { nftCollection }) } } }),
+  );
+  const chains = loadChainsConfig({ CHAIN_CONFIG_FILE: file });
+  const builder = new TransactionBuilder(
+    chains,
+    loadTransactionConfig({}),
+    new ChainRpc(chains, new UpstreamBounds(loadExternalConfig({}))),
+  );
+  const store = new MemoryStore();
+  const mint = new MintNftService(builder, store, chains);
+  mint.onModuleInit();
+  return { mint, store };
+}
+
+const context = (sourceChain?: number): RequestContext => ({
+  requestId: 'r',
+  userAddress: USER,
+  sourceChain,
+});
+const image = sniffFile('cat.png', png(4, 4)) as UploadedImage;
+const params = (over: Partial<MintNftParams> = {}): MintNftParams => ({
+  image,
+  name: 'Cat',
+  ...over,
+});
+
+describe('MintNftService', () => {
+  it('stores the image and its ERC-721 metadata, and calls safeMint(user, metadata URI)', async () => {
+    const { mint, store } = service(COLLECTION);
+    const response = await mint.build(params({ description: 'A cat' }), context(), BASE);
+    const [imageId, metadataId] = [...store.items.keys()];
+    expect(store.items.get(imageId)).toEqual({ bytes: image.bytes, mimeType: 'image/png' });
+    const metadata = store.items.get(metadataId)!;
+    expect(metadata.mimeType).toBe('application/json');
+    expect(JSON.parse(metadata.bytes.toString())).toEqual({
+      name: 'Cat',
+      description: 'A cat',
+      image: `${BASE}/stored/${imageId}`,
+    });
+    const tx = parseTransaction(response.serializedTransaction as `0x02${string}`);
+    expect(tx.to).toBe(COLLECTION.toLowerCase());
+    expect(decodeFunctionData({ abi: [ERC721_SAFE_MINT], data: tx.data! }).args).toEqual([
+      USER,
+      `${BASE}/stored/${metadataId}`,
+    ]);
+    expect(response).toMatchObject({
+      chainId: 43113,
+      abi: [ERC721_SAFE_MINT],
+      params: {
+        functionName: 'safeMint',
+        args: {
+          to: USER,
+          uri: `${BASE}/stored/${metadataId}`,
+          name: 'Cat',
+          image: `${BASE}/stored/${imageId}`,
+        },
+      },
+    });
+  });
+
+  it('mints to the recipient when one is given, and stores one image for two mints of it', async () => {
+    const { mint, store } = service(COLLECTION);
+    await mint.build(params(), context(), BASE);
+    const response = await mint.build(
+      params({ name: 'Same cat', recipient: FRIEND }),
+      context(),
+      BASE,
+    );
+    expect(response.params?.args.to).toBe(FRIEND);
+    expect([...store.items.values()].filter((item) => item.mimeType === 'image/png')).toHaveLength(
+      1,
+    );
+    expect(store.items.size).toBe(3);
+  });
+
+  it('answers 503 NOT_CONFIGURED on a chain without a collection, storing nothing', async () => {
+    const { mint, store } = service();
+    const error = await refusal(() => mint.build(params(), context(), BASE));
+    expect([error.getStatus(), error.error, error.details.code]).toEqual([
+      503,
+      'NFT minting is not configured on Fuji (chain 43113)',
+      'NOT_CONFIGURED',
+    ]);
+    expect(store.items.size).toBe(0);
+  });
+
+  it('refuses a chain the action does not declare before storing anything', async () => {
+    const { mint, store } = service(COLLECTION);
+    const error = await refusal(() => mint.build(params(), context(1), BASE));
+    expect([error.getStatus(), error.details.code]).toEqual([400, 'UNSUPPORTED_CHAIN']);
+    expect(store.items.size).toBe(0);
+  });
+});

@@ -1,0 +1,34 @@
+import { resolve } from 'node:path';
+import { loadNftStorageConfig } from './nft-storage.config';
+import { loadUploadConfig } from './upload.config';
+
+describe('upload and NFT storage configuration', () => {
+  it('defaults to 10 MiB and 10 files per request, fields capped by the JSON body limit', () => {
+    expect(loadUploadConfig({}, 2048)).toEqual({
+      maxBytes: 10_485_760,
+      maxFiles: 10,
+      maxFields: 200,
+      maxFieldBytes: 2048,
+    });
+    expect(loadUploadConfig({ UPLOAD_MAX_BYTES: '4096', UPLOAD_MAX_FILES: '1' }, 1)).toMatchObject({
+      maxBytes: 4096,
+      maxFiles: 1,
+    });
+  });
+
+  it.each([
+    ['UPLOAD_MAX_BYTES', 'lots'],
+    ['UPLOAD_MAX_BYTES', '100'],
+    ['UPLOAD_MAX_FILES', '0'],
+    ['UPLOAD_MAX_FILES', '1.5'],
+  ])('refuses %s=%s, naming it', (name, value) => {
+    expect(() => loadUploadConfig({ [name]: value }, 1)).toThrow(
+      new RegExp(`^Invalid upload configuration:\\n  - ${name}=`),
+    );
+  });
+
+  it('resolves NFT_STORAGE_DIR from the working directory, ./nft-storage by default', () => {
+    expect(loadNftStorageConfig({})).toEqual({ dir: resolve('nft-storage') });
+    expect(loadNftStorageConfig({ NFT_STORAGE_DIR: '/srv/nft' })).toEqual({ dir: '/srv/nft' });
+  });
+});
