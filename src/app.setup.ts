@@ -9,7 +9,7 @@ import { hostCheck } from './core/edge/host-check.hook';
 import { edgeServerOptions, hardenServer } from './core/edge/http-server';
 import { GracefulShutdown } from './core/shutdown/graceful-shutdown';
 import { UPLOAD_CONFIG, type UploadConfig } from './config/upload.config';
-import { registerMultipart } from './core/uploads/multipart.setup';
+import { isUpload, registerMultipart } from './core/uploads/multipart.setup';
 
 type ContentTypeParser = FastifyBodyParser<string>;
 
@@ -76,8 +76,11 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   const fastify = app.getHttpAdapter().getInstance();
   const config = app.get<AppConfig>(APP_CONFIG);
   const { allowedOrigins } = config;
+  const uploads = app.get<UploadConfig>(UPLOAD_CONFIG);
   // Connection cap, and `Expect` answered before any body is read.
-  hardenServer(fastify.server, config, edgeReplies(config));
+  hardenServer(fastify.server, config, edgeReplies(config), (req) =>
+    isUpload(req) ? uploads.maxBytes : config.bodyLimitBytes,
+  );
 
   // Clients send JSON, sometimes with no body or a missing/odd content type: read any body as
   // JSON with Fastify's own parser (prototype-poisoning keys removed), an empty one as no body.
@@ -91,7 +94,7 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
   // multipart/form-data is left unread until the guards have passed (src/core/uploads).
-  registerMultipart(fastify, app.get<UploadConfig>(UPLOAD_CONFIG));
+  registerMultipart(fastify, uploads);
 
   fastify.addHook('onRequest', (_req, reply, done) => {
     void reply.headers({

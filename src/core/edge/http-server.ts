@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config/app.config';
@@ -57,12 +57,20 @@ export function edgeServerOptions(config: AppConfig, replies: EdgeReplies): Edge
   };
 }
 
+/** The largest body a request may declare: uploads have their own cap (UPLOAD_MAX_BYTES). */
+export type BodyLimit = (req: IncomingMessage) => number;
+
 /** Settings of the Node server itself: the connection cap and `Expect` handling. */
-export function hardenServer(server: Server, config: AppConfig, replies: EdgeReplies): void {
+export function hardenServer(
+  server: Server,
+  config: AppConfig,
+  replies: EdgeReplies,
+  bodyLimit: BodyLimit,
+): void {
   if (config.maxConnections > 0) server.maxConnections = config.maxConnections;
   // A declared body over the limit is refused before `100 Continue`, so it is never sent.
   server.on('checkContinue', (req, res) => {
-    if (Number(req.headers['content-length']) > config.bodyLimitBytes) {
+    if (Number(req.headers['content-length']) > bodyLimit(req)) {
       replies.send(res, replies.answer(413, req));
       return;
     }

@@ -1,4 +1,5 @@
 import fastifyMultipart from '@fastify/multipart';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { UploadConfig } from '../../config/upload.config';
 
@@ -17,3 +18,7 @@ export function registerMultipart(fastify: FastifyInstance, config: UploadConfig
     done(null, payload);
   });
 }
+
+/** Whether a request's body is an upload, judged by its head alone (before any body is read). */
+export const isUpload = (req: IncomingMessage): boolean =>
+  /^\s*multipart\/form-data\b/i.test(req.headers['content-type'] ?? '');
