@@ -32,3 +32,14 @@ describe('ChainRpc failure logs', () => {
     expect(warn.mock.calls[0][0]).not.toContain('\n');
   });
 });
+
+describe('ChainRpc failure texts', () => {
+  it('reads only the start of a huge node text, so scrubbing URLs stays linear', () => {
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const rpc = new ChainRpc(CONFIG, new UpstreamBounds(loadExternalConfig({})));
+    const quoted = `${'a.'.repeat(500_000)} https://rpc.example/key-s3cret`;
+    const failure = rpc.failure(CHAIN, 'call', new Error(quoted));
+    expect(failure.getStatus()).toBe(500);
+    jest.restoreAllMocks();
+  });
+});

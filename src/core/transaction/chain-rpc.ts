@@ -29,8 +29,12 @@ const PHRASES: Record<Exclude<RpcFailureKind, 'reverted'>, string> = {
   malformed: 'sent an answer of the wrong shape',
 };
 
-/** URLs may carry API keys: nothing that leaves this file keeps one. */
-const withoutUrls = (text: string): string => text.replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>');
+/**
+ * URLs may carry API keys: nothing that leaves this file keeps one. The text is cut first: a
+ * node's text can quote a request, and the pattern rescans `a.a.a…` from every position.
+ */
+const withoutUrls = (text: string): string =>
+  text.slice(0, 2_000).replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>');
 
 /** What went wrong in a call to a node, read through viem's error chain. */
 export function rpcFailureKind(error: unknown): RpcFailureKind {
