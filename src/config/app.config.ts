@@ -18,9 +18,9 @@ import { type Env, readEnv, toBool, toInt } from './env';
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
 /** Longest deadline accepted for the HTTP timeouts: one hour. */
-const MAX_TIMEOUT_MS = 3_600_000;
+const maxTimeoutMs = 3_600_000;
 /** Headers deadline when HEADERS_TIMEOUT_MS is unset (or REQUEST_TIMEOUT_MS, if smaller). */
-const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+const defaultHeadersTimeoutMs = 10_000;
 
 const hostList = (value: string): HostPattern[] | undefined => {
   const patterns = list(value).map(parseHostPattern);
@@ -124,7 +124,7 @@ class CoreEnv {
   @Transform(toInt)
   @IsInt()
   @Min(100)
-  @Max(MAX_TIMEOUT_MS)
+  @Max(maxTimeoutMs)
   REQUEST_TIMEOUT_MS = 30_000;
 
   /** Deadline for the headers of a request; unset: 10000, or REQUEST_TIMEOUT_MS if smaller. */
@@ -140,7 +140,7 @@ class CoreEnv {
   @Transform(toInt)
   @IsInt()
   @Min(1)
-  @Max(MAX_TIMEOUT_MS)
+  @Max(maxTimeoutMs)
   KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
   /** Concurrent connections the server accepts; 0: no limit. */
@@ -227,7 +227,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
     requestTimeoutMs: vars.REQUEST_TIMEOUT_MS,
     headersTimeoutMs:
-      vars.HEADERS_TIMEOUT_MS ?? Math.min(DEFAULT_HEADERS_TIMEOUT_MS, vars.REQUEST_TIMEOUT_MS),
+      vars.HEADERS_TIMEOUT_MS ?? Math.min(defaultHeadersTimeoutMs, vars.REQUEST_TIMEOUT_MS),
     keepAliveTimeoutMs: vars.KEEP_ALIVE_TIMEOUT_MS,
     maxConnections: vars.MAX_CONNECTIONS,
     allowedHosts: vars.ALLOWED_HOSTS === undefined ? [] : (hostList(vars.ALLOWED_HOSTS) ?? []),

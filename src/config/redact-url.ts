@@ -1,8 +1,8 @@
 /** Settings whose value is a URL: `*_URL`, `*_URLS`, `RPC_URL_<chainId>`. */
-const URL_SETTING = /(^|_)URLS?(_|$)/;
+const urlSetting = /(^|_)URLS?(_|$)/;
 /** scheme://, authority, path, query, fragment: read by position when `new URL` cannot parse. */
-const URL_PARTS = /^\s*(?:([a-z][a-z0-9+.-]*):\/\/)?([^/?#]*)(\/[^?#]*)?(\?[^#]*)?(#.*)?$/is;
-const SHOWN_MAX = 100;
+const urlParts = /^\s*(?:([a-z][a-z0-9+.-]*):\/\/)?([^/?#]*)(\/[^?#]*)?(\?[^#]*)?(#.*)?$/is;
+const shownMax = 100;
 
 interface Parts {
   scheme?: string;
@@ -29,7 +29,7 @@ function parse(value: string): Parts {
   } catch {
     // Not a URL to the WHATWG parser: read its parts by position below.
   }
-  const [, scheme, authority = '', path = '', query, fragment] = URL_PARTS.exec(value) ?? [];
+  const [, scheme, authority = '', path = '', query, fragment] = urlParts.exec(value) ?? [];
   const at = authority.lastIndexOf('@');
   // "user:password" typed without "@" would otherwise show the password as a port.
   const host = authority.slice(at + 1).replace(/:(?!\d*$).*$/s, ':<not shown>');
@@ -43,7 +43,7 @@ function parse(value: string): Parts {
  */
 export function redactUrl(value: string): string {
   const { scheme, credentials, host, path, query, fragment } = parse(value);
-  const shownHost = JSON.stringify(host.slice(0, SHOWN_MAX)).slice(1, -1);
+  const shownHost = JSON.stringify(host.slice(0, shownMax)).slice(1, -1);
   return [
     scheme ? `${scheme}://` : '',
     credentials ? '<credentials>@' : '',
@@ -59,8 +59,8 @@ export function redactUrl(value: string): string {
  * like a URL or carries credentials (`://`, `@`), through `redactUrl`; others quoted and shortened.
  */
 export function shownValue(name: string, value: unknown): string {
-  if (typeof value === 'string' && (URL_SETTING.test(name) || /:\/\/|@/.test(value)))
+  if (typeof value === 'string' && (urlSetting.test(name) || /:\/\/|@/.test(value)))
     return redactUrl(value);
   const text = JSON.stringify(value) ?? String(value);
-  return text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX)}…` : text;
+  return text.length > shownMax ? `${text.slice(0, shownMax)}…` : text;
 }
