@@ -23,7 +23,8 @@ export async function buildProduction(): Promise<ProductionBuild> {
     process.execPath,
     [
       require.resolve('typescript/bin/tsc'),
-      ...['-p', 'tsconfig.build.json', '--outDir', outDir, '--incremental', 'false'],
+      // Types are checked by `npm run typecheck` and `npm run build`: emitting alone is twice as fast.
+      ...['-p', 'tsconfig.build.json', '--outDir', outDir, '--incremental', 'false', '--noCheck'],
     ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
