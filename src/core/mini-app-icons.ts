@@ -51,9 +51,18 @@ export class MiniAppIcons {
   }
 }
 
-function readIcons(dir: string): Map<string, IconFile> {
+/** Every image of `dir` by file name; other files are left out. */
+export function readIcons(dir: string): Map<string, IconFile> {
   const files = new Map<string, IconFile>();
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    throw new Error(
+      `The icons folder ${dir} cannot be read: \`nest build\` copies src/assets/icons there (nest-cli.json assets)`,
+    );
+  }
+  for (const entry of entries) {
     const contentType = CONTENT_TYPES[extname(entry.name).toLowerCase()];
     if (!entry.isFile() || contentType === undefined) continue;
     const body = readFileSync(join(dir, entry.name));
