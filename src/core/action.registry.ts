@@ -4,7 +4,7 @@ import { ACTION_KEY } from './action.decorator';
 import type { ActionDeclaration, DynamicAction } from './action.types';
 import { getDeclaredParams } from './action-param.decorator';
 import { assertValidDeclarations } from './declaration.check';
-import { MINI_APPS } from './mini-app';
+import { REGISTERED_MINI_APPS } from './mini-app';
 import { miniAppsNamedBy } from './mini-app.check';
 import { MiniAppIcons } from './mini-app-icons';
 import type { MiniAppDeclaration } from './mini-app.types';
@@ -29,7 +29,7 @@ export class ActionRegistry {
     discovery: DiscoveryService,
     reflector: Reflector,
     icons: MiniAppIcons,
-    @Inject(MINI_APPS) registered: readonly MiniAppDeclaration[] | null,
+    @Inject(REGISTERED_MINI_APPS) registered: readonly MiniAppDeclaration[] | null,
   ) {
     const declarations = discovery
       .getControllers()

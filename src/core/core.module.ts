@@ -20,7 +20,7 @@ import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
 import { EnvelopeInterceptor } from './envelope.interceptor';
 import { HealthController } from './health.controller';
 import { MetadataController } from './metadata.controller';
-import { MINI_APPS } from './mini-app';
+import { REGISTERED_MINI_APPS } from './mini-app';
 import { MiniAppDocuments } from './mini-app-documents';
 import { MiniAppIcons } from './mini-app-icons';
 import { MiniAppIconsController } from './mini-app-icons.controller';
@@ -75,7 +75,7 @@ export class CoreModule {
             createCacheStore(cache, redis),
         },
         ResultCache,
-        { provide: MINI_APPS, useValue: miniApps },
+        { provide: REGISTERED_MINI_APPS, useValue: miniApps },
         { provide: MINI_APPS_CONFIG, useFactory: loadMiniAppsConfig, inject: [ENV] },
         MiniAppIcons,
         ActionRegistry,

@@ -28,7 +28,7 @@ export function miniAppPath(id: string): string {
 }
 
 /** Injection token: the registered mini-apps, or null for "those the served actions name". */
-export const MINI_APPS = Symbol('MINI_APPS');
+export const REGISTERED_MINI_APPS = Symbol('REGISTERED_MINI_APPS');
 
 /** An icon given with a scheme (`https://…`) is a URL; otherwise it names a served file. */
 export const isIconUrl = (icon: string): boolean => /^[a-z][a-z0-9+.-]*:/i.test(icon);
