@@ -1,8 +1,10 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
 import { ACTION_MODULES } from './actions';
+import { MINI_APPS } from './actions/mini-apps';
 import type { AppConfig } from './config/app.config';
 import type { Env } from './config/env';
 import { CoreModule } from './core/core.module';
+import type { MiniAppDeclaration } from './core/mini-app.types';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -10,11 +12,20 @@ export interface AppModuleOptions {
   env: Env;
   /** The action modules to serve; tests pass their own. */
   actions?: readonly Type[];
+  /**
+   * The registered mini-apps: by default the shipped ones with the shipped actions, and those
+   * the given actions name when a test serves its own.
+   */
+  miniApps?: readonly MiniAppDeclaration[];
 }
 
 @Module({})
 export class AppModule {
-  static forRoot({ config, env, actions = ACTION_MODULES }: AppModuleOptions): DynamicModule {
-    return { module: AppModule, imports: [CoreModule.forRoot(config, env), ...actions] };
+  static forRoot({ config, env, actions, miniApps }: AppModuleOptions): DynamicModule {
+    const registered = miniApps ?? (actions ? null : MINI_APPS);
+    return {
+      module: AppModule,
+      imports: [CoreModule.forRoot(config, env, registered), ...(actions ?? ACTION_MODULES)],
+    };
   }
 }

@@ -4,18 +4,22 @@ import { Test } from '@nestjs/testing';
 import { AppModule } from '../src/app.module';
 import { APP_OPTIONS, createAdapter, setupApp } from '../src/app.setup';
 import { loadConfig } from '../src/config/app.config';
+import type { MiniAppDeclaration } from '../src/core';
 
 export interface TestAppOptions {
   /** Environment variables on top of `NODE_ENV=test` and rate limits out of reach. */
   env?: Record<string, string>;
   /** Action modules to serve instead of the real list. */
   actions?: readonly Type[];
+  /** Mini-apps to register; default: the shipped ones, or those the given actions name. */
+  miniApps?: readonly MiniAppDeclaration[];
 }
 
 /** Builds the application exactly as main.ts does, through the Nest testing module. */
 export async function createTestApp({
   env = {},
   actions,
+  miniApps,
 }: TestAppOptions = {}): Promise<NestFastifyApplication> {
   // Limits out of reach unless a suite sets its own: only the throttling suites test them.
   const fullEnv = {
@@ -26,7 +30,7 @@ export async function createTestApp({
   };
   const config = loadConfig(fullEnv);
   const moduleRef = await Test.createTestingModule({
-    imports: [AppModule.forRoot({ config, env: fullEnv, actions })],
+    imports: [AppModule.forRoot({ config, env: fullEnv, actions, miniApps })],
   }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(createAdapter(config), {
     ...APP_OPTIONS,

@@ -20,10 +20,12 @@ import {
   ActionParams,
   defineAction,
   type ExecutionResponse,
+  type MiniAppIndex,
   type RequestContext,
   RunAction,
 } from '../src/core';
 import { createTestApp } from './app.factory';
+import { TEST_MINI_APP } from './fixtures/mini-apps.fixture';
 
 /** EIP-55 test vector (checksummed). */
 const USER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -46,6 +48,7 @@ class TestTxParams {
     label: 'Test transfer',
     chains: { source: 43113 },
     path: '/api/test-tx',
+    miniApp: TEST_MINI_APP,
     params: TestTxParams,
   }),
 )
@@ -107,11 +110,16 @@ describe('Client SDK over a real socket', () => {
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as AddressInfo;
     baseUrl = `http://127.0.0.1:${port}`;
+    // The actions as the platform gets them: from each mini-app's document the index lists.
     const response = await fetch(`${baseUrl}/api/metadata`);
     expect(response.status).toBe(200);
-    const metadata = (await response.json()) as MiniAppMetadata;
-    expect(metadata.baseUrl).toBe(baseUrl);
-    actions = new Map(metadata.actions.map((published) => [published.path, published]));
+    const index = (await response.json()) as MiniAppIndex;
+    expect(index.baseUrl).toBe(baseUrl);
+    actions = new Map();
+    for (const { metadataUrl } of index.miniApps) {
+      const metadata = (await (await fetch(metadataUrl)).json()) as MiniAppMetadata;
+      for (const published of metadata.actions) actions.set(published.path, published);
+    }
   });
   afterAll(() => app?.close());
 

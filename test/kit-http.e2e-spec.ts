@@ -1,8 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { MiniAppMetadata } from '../src/core';
+import type { MiniAppIndex, MiniAppMetadata } from '../src/core';
 import { createTestApp } from './app.factory';
 import { BAD_DECLARATIONS, TwoActionsOnOnePathModule } from './fixtures/bad-declarations.fixture';
-import { FIXTURE_PATHS, KITCHEN_SINK, TRANSFER } from './fixtures/expected-metadata';
+import { FIXTURE_MINI_APPS, KITCHEN_SINK, TRANSFER } from './fixtures/expected-metadata';
 import { KitFixturesModule } from './fixtures/kit.fixtures';
 import { ANSWERS, type Sent, send } from './fixtures/kit.helpers';
 
@@ -35,9 +35,8 @@ describe('Kit: HTTP surface (CORS, metadata, health)', () => {
     app = await createTestApp({
       actions: [KitFixturesModule],
       env: {
-        METADATA_TITLE: 'Kit fixtures',
+        METADATA_TITLE: 'Kit service',
         METADATA_DESCRIPTION: 'Actions that prove the kit',
-        METADATA_ICON_URL: 'https://cdn.example.com/icon.png',
         PUBLIC_BASE_URL: 'https://actions.example.com/',
       },
     });
@@ -95,39 +94,60 @@ describe('Kit: HTTP surface (CORS, metadata, health)', () => {
   });
 
   describe('metadata', () => {
-    it('GET /api/metadata publishes the configured mini-app and every action', async () => {
+    const BASE = 'https://actions.example.com';
+    /** The kit's default icon, served by the service, its URL carrying the file's hash. */
+    const SERVED_ICON = expect.stringMatching(
+      /^https:\/\/actions\.example\.com\/icons\/mini-app\.svg\?v=[0-9a-f]{12}$/,
+    );
+    const KIT_TX_ICON = 'https://cdn.example.com/kit-tx.png';
+
+    it('GET /api/metadata is the index: the service, and each mini-app with its action paths', async () => {
       const response = await get('/api/metadata');
       expect(response.statusCode).toBe(200);
-      const body = response.json<MiniAppMetadata>();
-      expect(body).toMatchObject({
-        title: 'Kit fixtures',
+      expect(response.json<MiniAppIndex>()).toEqual({
+        title: 'Kit service',
         description: 'Actions that prove the kit',
-        icon: 'https://cdn.example.com/icon.png',
-        baseUrl: 'https://actions.example.com',
+        baseUrl: BASE,
+        miniApps: FIXTURE_MINI_APPS.map((miniApp) => ({
+          ...miniApp,
+          icon: miniApp.id === 'kit-tx' ? KIT_TX_ICON : SERVED_ICON,
+          metadataUrl: `${BASE}/api/mini-apps/${miniApp.id}`,
+        })),
       });
-      expect(body.actions.map((action) => action.path).sort()).toEqual([...FIXTURE_PATHS].sort());
-      expect(body.actions.every((action) => action.type === 'dynamic')).toBe(true);
     });
 
-    it('publishes each action with its parameters exactly as declared', async () => {
-      const { actions } = (await get('/api/metadata')).json<MiniAppMetadata>();
-      expect(actions.find((a) => a.path === '/api/kitchen-sink')).toEqual(KITCHEN_SINK);
-      expect(actions.find((a) => a.path === '/api/tx-transfer')).toEqual(TRANSFER);
-      expect(actions.find((a) => a.path === '/api/who-am-i')).not.toHaveProperty('params');
+    it('GET /api/mini-apps/<id> publishes the mini-app and its actions exactly as declared', async () => {
+      const kit = (await get('/api/mini-apps/kit')).json<MiniAppMetadata>();
+      expect(kit).toMatchObject({
+        url: `${BASE}/api/mini-apps/kit`,
+        icon: SERVED_ICON,
+        title: 'Kit fixtures',
+        description: 'Data-mode actions that echo their parameters and context',
+        baseUrl: BASE,
+      });
+      expect(kit.actions.map((a) => a.path)).toEqual(FIXTURE_MINI_APPS[0].actionPaths);
+      expect(kit.actions.find((a) => a.path === '/api/kitchen-sink')).toEqual(KITCHEN_SINK);
+      expect(kit.actions.find((a) => a.path === '/api/who-am-i')).not.toHaveProperty('params');
+      const tx = (await get('/api/mini-apps/kit-tx')).json<MiniAppMetadata>();
+      expect(tx).toMatchObject({ url: `${BASE}/api/mini-apps/kit-tx`, icon: KIT_TX_ICON });
+      expect(tx.actions.find((a) => a.path === '/api/tx-transfer')).toEqual(TRANSFER);
+      expect(tx.actions.every((action) => action.type === 'dynamic')).toBe(true);
     });
 
     it.each([
-      ['a data-mode action', '/api/kitchen-sink', KITCHEN_SINK],
-      ['a transaction-mode action', '/api/tx-transfer', TRANSFER],
-    ])('GET on %s returns a mini-app holding that one action', async (_, path, action) => {
+      ['a data-mode action', '/api/kitchen-sink', KITCHEN_SINK, 'kit'],
+      ['a transaction-mode action', '/api/tx-transfer', TRANSFER, 'kit-tx'],
+    ])('GET on %s returns its mini-app holding that one action', async (_, path, action, id) => {
+      const miniApp = FIXTURE_MINI_APPS.find((candidate) => candidate.id === id);
       for (const url of [path, `${path}?utm=1`]) {
         const response = await get(url);
         expect(response.statusCode).toBe(200);
         expect(response.json()).toEqual({
-          title: 'Kit fixtures',
-          description: 'Actions that prove the kit',
-          icon: 'https://cdn.example.com/icon.png',
-          baseUrl: 'https://actions.example.com',
+          url: `${BASE}${path}`,
+          icon: id === 'kit-tx' ? KIT_TX_ICON : SERVED_ICON,
+          title: miniApp?.title,
+          description: miniApp?.description,
+          baseUrl: BASE,
           actions: [action],
         });
       }
@@ -175,14 +195,18 @@ describe('Kit: base URL without PUBLIC_BASE_URL', () => {
     expect(await baseUrl('/api/metadata', headers)).toBe('http://actions.test');
   });
 
-  it('publishes the default title and description', async () => {
+  it('publishes the default title and description, and icons on the request host', async () => {
+    const headers = { host: 'actions.test:8080' };
     const body = (
-      await app.inject({ method: 'GET', url: '/api/metadata' })
-    ).json<MiniAppMetadata>();
+      await app.inject({ method: 'GET', url: '/api/metadata', headers })
+    ).json<MiniAppIndex>();
     expect(body.title).toEqual(expect.any(String));
     expect(body.title).not.toBe('');
     expect(body.description).not.toBe('');
-    expect(body).not.toHaveProperty('icon');
+    expect(body.miniApps[0]).toMatchObject({
+      icon: expect.stringMatching(/^http:\/\/actions\.test:8080\/icons\/mini-app\.svg\?v=/),
+      metadataUrl: 'http://actions.test:8080/api/mini-apps/kit',
+    });
   });
 });
 

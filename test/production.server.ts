@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..');
@@ -37,6 +37,8 @@ export async function buildProduction(): Promise<ProductionBuild> {
     await remove();
     throw new Error(`the production build failed (${code}):\n${output}`);
   }
+  // As nest-cli.json's `assets`: the icons the service serves sit beside the compiled code.
+  await cp(join(ROOT, 'src', 'assets'), join(outDir, 'assets'), { recursive: true });
   return { main: join(outDir, 'main.js'), remove };
 }
 

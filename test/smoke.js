@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Smoke test of the production start, exactly as the container runs it (`node dist/main.js`):
-// boot on a free port, wait for GET /health, run one calculator request, stop with SIGTERM and
-// expect a clean exit. Plain Node with no dependencies, so it needs only `npm run build` first.
+// boot on a free port, wait for GET /health, run one calculator request, read every mini-app's
+// document and fetch its icon (copied into dist/ by the build), stop with SIGTERM and expect a
+// clean exit. Plain Node with no dependencies, so it needs only `npm run build` first.
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -30,8 +31,8 @@ function freePort() {
   });
 }
 
-/** One HTTP request with a bound on its duration; resolves with the status and parsed JSON body. */
-function request(port, method, urlPath, body) {
+/** One HTTP request with a bound on its duration; resolves with the status, headers and text. */
+function rawRequest(port, method, urlPath, body) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
@@ -49,19 +50,23 @@ function request(port, method, urlPath, body) {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => {
-          try {
-            resolve({ status: res.statusCode, body: JSON.parse(text) });
-          } catch {
-            reject(new Error(`${method} ${urlPath}: answer is not JSON: ${text.slice(0, 200)}`));
-          }
-        });
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
       },
     );
     req.on('timeout', () => req.destroy(new Error(`${method} ${urlPath}: no answer in time`)));
     req.on('error', reject);
     req.end(payload);
   });
+}
+
+/** The same, with the body parsed as JSON (every answer but an icon is JSON). */
+async function request(port, method, urlPath, body) {
+  const { status, text } = await rawRequest(port, method, urlPath, body);
+  try {
+    return { status, body: JSON.parse(text) };
+  } catch {
+    throw new Error(`${method} ${urlPath}: answer is not JSON: ${text.slice(0, 200)}`);
+  }
 }
 
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -92,6 +97,29 @@ async function checkCalculator(port) {
   }
 }
 
+/** Every mini-app of the index: its document names an icon the build serves as an image. */
+async function checkMiniApps(port) {
+  const { status, body } = await request(port, 'GET', '/api/metadata');
+  const miniApps = body.miniApps ?? [];
+  if (status !== 200 || miniApps.length === 0) {
+    throw new Error(`GET /api/metadata answered ${status}: ${JSON.stringify(body).slice(0, 300)}`);
+  }
+  for (const { metadataUrl } of miniApps) {
+    const path = new URL(metadataUrl).pathname;
+    const document = await request(port, 'GET', path);
+    const { url, icon, actions } = document.body;
+    if (document.status !== 200 || !url || !icon || !(actions.length >= 1 && actions.length <= 4)) {
+      throw new Error(`GET ${path} answered ${document.status}: ${JSON.stringify(document.body)}`);
+    }
+    const { pathname, search } = new URL(icon);
+    const image = await rawRequest(port, 'GET', pathname + search);
+    if (image.status !== 200 || !/^image\//.test(image.headers['content-type'] ?? '')) {
+      throw new Error(`icon ${pathname} answered ${image.status} ${image.headers['content-type']}`);
+    }
+  }
+  return miniApps.length;
+}
+
 async function stop(server) {
   if (server.exitCode !== null)
     throw new Error(`the server had already exited (${server.exitCode})`);
@@ -120,7 +148,9 @@ async function main() {
   try {
     await waitForHealth(port, server);
     await checkCalculator(port);
+    const miniApps = await checkMiniApps(port);
     await stop(server);
+    console.log(`smoke: ${miniApps} mini-app documents and their icons served`);
   } catch (error) {
     if (server.exitCode === null) server.kill('SIGKILL');
     error.message += `\n--- server output ---\n${output.slice(-4000)}`;

@@ -6,6 +6,7 @@ import {
   type ExecutionResponse,
   RunAction,
 } from '../src/core';
+import { TEST_MINI_APP } from './fixtures/mini-apps.fixture';
 
 class NoteParams {
   @ActionParam({ type: 'string', label: 'Note' })
@@ -18,6 +19,7 @@ class NoteParams {
     label: 'Test transfer',
     chains: { source: 43113 },
     path: '/api/test-transfer',
+    miniApp: TEST_MINI_APP,
     params: NoteParams,
     requiresUser: true,
   }),
@@ -35,6 +37,7 @@ class TestTransferController {
     label: 'Tight',
     chains: { source: 43113 },
     path: '/api/tight',
+    miniApp: TEST_MINI_APP,
     responseType: 'data',
     rateLimit: { ip: { limit: 2, ttlSeconds: 60 } },
   }),

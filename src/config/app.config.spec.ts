@@ -137,6 +137,25 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(`${name}=`);
   });
 
+  it('reads METADATA_ICON_URL and PUBLIC_BASE_URL as absolute http(s) URLs', () => {
+    const config = loadConfig({
+      METADATA_ICON_URL: 'https://cdn.example.com/icon.png',
+      PUBLIC_BASE_URL: 'http://localhost:3000/',
+    });
+    expect(config.metadata.iconUrl).toBe('https://cdn.example.com/icon.png');
+    expect(config.publicBaseUrl).toBe('http://localhost:3000');
+  });
+
+  it.each([
+    ['METADATA_ICON_URL', 'without a scheme', 'cdn.example.com/icon.png'],
+    ['METADATA_ICON_URL', 'on ftp', 'ftp://cdn.example.com/icon.png'],
+    ['METADATA_ICON_URL', 'over 2000 characters', `https://cdn.example.com/${'i'.repeat(1980)}`],
+    ['PUBLIC_BASE_URL', 'on ftp', 'ftp://actions.example.com'],
+    ['PUBLIC_BASE_URL', 'over 2000 characters', `https://actions.example.com/${'p'.repeat(1980)}`],
+  ])('refuses %s %s, which the platform would refuse', (name, _, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(`${name}=`);
+  });
+
   it('names every bad variable in one error', () => {
     expect(() => loadConfig({ PORT: 'x', NODE_ENV: 'y', BODY_LIMIT_BYTES: '-5' })).toThrow(
       /PORT="x"[\s\S]*NODE_ENV="y"[\s\S]*BODY_LIMIT_BYTES=-5/,

@@ -8,12 +8,14 @@ import {
   IsUrl,
   Matches,
   Max,
+  MaxLength,
   Min,
   MinLength,
   ValidateBy,
 } from 'class-validator';
 import { type HostPattern, parseHostPattern } from '../core/edge/host-syntax';
-import { type Env, readEnv, toBool, toInt } from './env';
+import { type Env, httpUrlRule, readEnv, toBool, toInt } from './env';
+import { MAX_PUBLISHED_URL_LENGTH } from './mini-apps.config';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -83,12 +85,15 @@ class CoreEnv {
   @MinLength(1)
   METADATA_DESCRIPTION = 'Server-side actions for mini-app buttons';
 
+  /** Icon of every mini-app (MINI_APP_<ID>_ICON_URL wins); the platform needs absolute http(s). */
   @IsOptional()
-  @IsUrl({ require_tld: false })
+  @IsUrl(httpUrlRule)
+  @MaxLength(MAX_PUBLISHED_URL_LENGTH)
   METADATA_ICON_URL?: string;
 
   @IsOptional()
-  @IsUrl({ require_tld: false, require_protocol: true })
+  @IsUrl(httpUrlRule)
+  @MaxLength(MAX_PUBLISHED_URL_LENGTH)
   PUBLIC_BASE_URL?: string;
 
   /** Comma-separated origins allowed to call actions; unset allows any origin. */

@@ -1,19 +1,36 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 import { ACTION_KEY } from './action.decorator';
 import type { ActionDeclaration, DynamicAction } from './action.types';
 import { getDeclaredParams } from './action-param.decorator';
 import { assertValidDeclarations } from './declaration.check';
+import { REGISTERED_MINI_APPS } from './mini-app';
+import { miniAppsNamedBy } from './mini-app.check';
+import { MiniAppIcons } from './mini-app-icons';
+import type { MiniAppDeclaration } from './mini-app.types';
 
-/** The catalogue of declared actions, found once at boot from `@ActionController` classes. */
+/** A mini-app with its actions as the contract publishes them, in declaration order. */
+export interface MiniAppGroup {
+  miniApp: MiniAppDeclaration;
+  actions: DynamicAction[];
+}
+
+/** The catalogue of declared actions and their mini-apps, found once at boot. */
 @Injectable()
 export class ActionRegistry {
   private readonly byPath = new Map<string, ActionDeclaration>();
   private readonly published: DynamicAction[];
+  private readonly groups: MiniAppGroup[];
 
   /** Runs while the module graph is built, before routes exist, so a bad declaration (two
-   * actions on one path included) stops the boot with the kit's message, not Fastify's. */
-  constructor(discovery: DiscoveryService, reflector: Reflector) {
+   * actions on one path, a mini-app of five actions included) stops the boot with the kit's
+   * message, not Fastify's. */
+  constructor(
+    discovery: DiscoveryService,
+    reflector: Reflector,
+    icons: MiniAppIcons,
+    @Inject(REGISTERED_MINI_APPS) registered: readonly MiniAppDeclaration[] | null,
+  ) {
     const declarations = discovery
       .getControllers()
       .map(
@@ -21,9 +38,17 @@ export class ActionRegistry {
           wrapper.metatype && reflector.get<ActionDeclaration>(ACTION_KEY, wrapper.metatype),
       )
       .filter((declaration): declaration is ActionDeclaration => Boolean(declaration));
-    assertValidDeclarations(declarations);
+    const miniApps = registered ?? miniAppsNamedBy(declarations);
+    assertValidDeclarations(declarations, {
+      miniApps,
+      iconExists: (file) => icons.get(file) !== undefined,
+    });
     for (const declaration of declarations) this.byPath.set(declaration.path, declaration);
     this.published = declarations.map(toDynamicAction);
+    this.groups = miniApps.map((miniApp) => ({
+      miniApp,
+      actions: this.published.filter((_, i) => declarations[i].miniApp === miniApp),
+    }));
   }
 
   find(path: string | undefined): ActionDeclaration | undefined {
@@ -33,6 +58,11 @@ export class ActionRegistry {
   /** Every action as the contract publishes it. */
   actions(): DynamicAction[] {
     return this.published;
+  }
+
+  /** Every mini-app, in registration order. */
+  miniApps(): MiniAppGroup[] {
+    return this.groups;
   }
 }
 

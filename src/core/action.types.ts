@@ -1,4 +1,5 @@
 import type { Address } from 'viem';
+import type { MiniAppDeclaration } from './mini-app.types';
 
 /** Solidity integers: `uint8`…`uint256` and `int8`…`int256` (widths in steps of 8). */
 export type IntegerParamType = `uint${number}` | `int${number}`;
@@ -99,6 +100,8 @@ export interface ActionDeclaration<P extends object = object> {
   /** The action needs the acting user's address (400 when none is sent). */
   requiresUser?: boolean;
   rateLimit?: ActionRateLimit;
+  /** The mini-app the action belongs to (exactly one; see defineMiniApp). */
+  miniApp: MiniAppDeclaration;
 }
 
 /** The contract's `DynamicAction`, as published in metadata. */
@@ -112,10 +115,12 @@ export interface DynamicAction {
   responseType?: ResponseType;
 }
 
+/** A mini-app's metadata document, what the platform registers by its `url` (1 to 4 actions). */
 export interface MiniAppMetadata {
+  url: string;
+  icon: string;
   title: string;
   description: string;
-  icon?: string;
   baseUrl: string;
   actions: DynamicAction[];
 }

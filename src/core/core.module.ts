@@ -6,6 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { CACHE_CONFIG, type CacheConfig, loadCacheConfig } from '../config/cache.config';
 import { ENV, type Env } from '../config/env';
 import { loadUploadConfig, UPLOAD_CONFIG } from '../config/upload.config';
+import { loadMiniAppsConfig, MINI_APPS_CONFIG } from '../config/mini-apps.config';
 import {
   loadThrottleConfig,
   THROTTLE_CONFIG,
@@ -20,6 +21,11 @@ import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
 import { EnvelopeInterceptor } from './envelope.interceptor';
 import { HealthController } from './health.controller';
 import { MetadataController } from './metadata.controller';
+import { REGISTERED_MINI_APPS } from './mini-app';
+import { MiniAppDocuments } from './mini-app-documents';
+import { MiniAppIcons } from './mini-app-icons';
+import { MiniAppIconsController } from './mini-app-icons.controller';
+import type { MiniAppDeclaration } from './mini-app.types';
 import { OriginGuard } from './origin.guard';
 import { REDIS, redisProvider, RedisStatus } from './redis/redis.provider';
 import { ActionThrottlerGuard } from './throttling/action-throttler.guard';
@@ -36,7 +42,12 @@ import { UploadBodyGuard } from './uploads/upload-body.guard';
 @Global()
 @Module({})
 export class CoreModule {
-  static forRoot(config: AppConfig, env: Env): DynamicModule {
+  /** `miniApps`: the registered mini-apps; null registers those the served actions name. */
+  static forRoot(
+    config: AppConfig,
+    env: Env,
+    miniApps: readonly MiniAppDeclaration[] | null = null,
+  ): DynamicModule {
     return {
       module: CoreModule,
       imports: [
@@ -46,7 +57,7 @@ export class CoreModule {
           useFactory: throttlerOptions,
         }),
       ],
-      controllers: [HealthController, MetadataController],
+      controllers: [HealthController, MetadataController, MiniAppIconsController],
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: ENV, useValue: env },
@@ -72,7 +83,11 @@ export class CoreModule {
             createCacheStore(cache, redis),
         },
         ResultCache,
+        { provide: REGISTERED_MINI_APPS, useValue: miniApps },
+        { provide: MINI_APPS_CONFIG, useFactory: loadMiniAppsConfig, inject: [ENV] },
+        MiniAppIcons,
         ActionRegistry,
+        MiniAppDocuments,
         MethodNotAllowedRoutes,
         { provide: APP_GUARD, useClass: OriginGuard },
         { provide: APP_GUARD, useClass: ActionThrottlerGuard },

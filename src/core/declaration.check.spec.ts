@@ -10,11 +10,14 @@ function paramsOf(...params: Partial<ActionParameter>[]): ParamsClass {
   return Params;
 }
 
+const MINI_APP = { id: 'calc', title: 'Calc', description: 'Calculations' };
+
 const valid = (over: Partial<ActionDeclaration> = {}): ActionDeclaration => ({
   label: 'Calc',
   chains: { source: 43113 },
   path: '/api/calc',
   responseType: 'data',
+  miniApp: MINI_APP,
   ...over,
 });
 
@@ -72,6 +75,25 @@ describe('checkDeclaration', () => {
     ],
   ])('reports %s', (_, over, problem) => {
     expect(checkDeclaration(valid(over))).toEqual([problem]);
+  });
+
+  it.each([
+    ['/api/metadata'],
+    ['/api/mini-apps'],
+    ['/api/mini-apps/tools'],
+    ['/icons/tools.svg'],
+    ['/health'],
+    ['/health/ready'],
+  ])('reports the path %s, which the service answers itself', (path) => {
+    expect(checkDeclaration(valid({ path }))).toEqual([
+      `path "${path}" is one the service answers itself`,
+    ]);
+  });
+
+  it('accepts paths that only begin like a reserved one', () => {
+    for (const path of ['/api/metadata-2', '/api/mini-apps-list', '/iconsets', '/healthy']) {
+      expect(checkDeclaration(valid({ path }))).toEqual([]);
+    }
   });
 
   it('reports missing chains', () => {
@@ -157,6 +179,14 @@ describe('assertValidDeclarations', () => {
   it('refuses two actions on one path, naming both', () => {
     expect(() => assertValidDeclarations([valid(), valid({ label: 'Second' })])).toThrow(
       'action "Second" (/api/calc): path already used by action "Calc"',
+    );
+  });
+
+  it('checks the grouping when given the registered mini-apps', () => {
+    const grouping = { miniApps: [MINI_APP], iconExists: () => true };
+    expect(() => assertValidDeclarations([valid()], grouping)).not.toThrow();
+    expect(() => assertValidDeclarations([], grouping)).toThrow(
+      'Invalid action declarations:\n  - mini-app "calc": has no action',
     );
   });
 

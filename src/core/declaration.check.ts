@@ -3,6 +3,14 @@ import type { ActionDeclaration, ActionParameter, ParamsClass } from './action.t
 import { getDeclaredParams } from './action-param.decorator';
 import { convertParam } from './param-conversion';
 import { kindOf, typeProblem } from './params';
+import { checkMiniApps, type MiniAppCheckOptions } from './mini-app.check';
+import { ICONS_ROUTE, MINI_APPS_ROUTE } from './mini-app';
+
+/** Paths the service answers itself: an action there would be shadowed or shadow them. */
+const isReservedPath = (path: string): boolean =>
+  ['/api/metadata', '/health', MINI_APPS_ROUTE, ICONS_ROUTE].some(
+    (reserved) => path === reserved || path.startsWith(`${reserved}/`),
+  );
 
 const isChainId = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) > 0;
 
@@ -44,6 +52,8 @@ export function checkDeclaration(declaration: ActionDeclaration): string[] {
   if (!declaration.path) problems.push('missing path');
   else if (!declaration.path.startsWith('/'))
     problems.push(`path "${declaration.path}" does not start with "/"`);
+  else if (isReservedPath(declaration.path))
+    problems.push(`path "${declaration.path}" is one the service answers itself`);
   if (!declaration.chains || !isChainId(declaration.chains.source)) {
     problems.push('chains.source must be a positive integer chain id');
   }
@@ -63,8 +73,14 @@ export function checkDeclaration(declaration: ActionDeclaration): string[] {
   return problems;
 }
 
-/** Checks all declarations together (paths must be unique); throws one error naming each action and problem. */
-export function assertValidDeclarations(declarations: readonly ActionDeclaration[]): void {
+/**
+ * Checks all declarations together (paths must be unique) and, given the registered mini-apps,
+ * how they group the actions; throws one error naming each action or mini-app and its problem.
+ */
+export function assertValidDeclarations(
+  declarations: readonly ActionDeclaration[],
+  grouping?: MiniAppCheckOptions,
+): void {
   const problems: string[] = [];
   const paths = new Map<string, string>();
   for (const declaration of declarations) {
@@ -76,6 +92,7 @@ export function assertValidDeclarations(declarations: readonly ActionDeclaration
     }
     paths.set(declaration.path, declaration.label);
   }
+  if (grouping) problems.push(...checkMiniApps(declarations, grouping));
   if (problems.length > 0) {
     throw new Error(`Invalid action declarations:\n  - ${problems.join('\n  - ')}`);
   }

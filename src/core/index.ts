@@ -1,5 +1,7 @@
 export * from './action.types';
 export * from './action.decorator';
+export * from './mini-app.types';
+export { defineMiniApp, DEFAULT_MINI_APP_ICON } from './mini-app';
 export * from './action-param.decorator';
 export * from './action-args.decorator';
 export * from './action.exception';

@@ -7,19 +7,24 @@ import {
   Logger,
   NotFoundException,
   type OnModuleInit,
+  Param,
   Req,
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ActionException } from './action.exception';
-import { ActionRegistry } from './action.registry';
-import type { DynamicAction, MiniAppMetadata } from './action.types';
+import type { MiniAppMetadata } from './action.types';
+import { MiniAppDocuments } from './mini-app-documents';
+import type { MiniAppIndex } from './mini-app.types';
 
-/** What a mini-app platform fetches: every action, or one action at the URL a team registers. */
+/**
+ * What a mini-app platform fetches: the index of the service, a mini-app's document at the URL a
+ * team registers, or one action's document at its path.
+ */
 @Controller()
 export class MetadataController implements OnModuleInit {
   constructor(
-    private readonly registry: ActionRegistry,
+    private readonly documents: MiniAppDocuments,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -35,33 +40,32 @@ export class MetadataController implements OnModuleInit {
   // The baseUrl may come from the request: a shared cache must not hand one client's to another.
   @Get('api/metadata')
   @Header('Cache-Control', 'no-store')
-  all(@Req() req: FastifyRequest): MiniAppMetadata {
-    return this.metadata(req, this.registry.actions());
+  index(@Req() req: FastifyRequest): MiniAppIndex {
+    return this.documents.index(this.baseUrl(req));
   }
 
-  /** `GET <action path>`: the metadata of a mini-app holding that one action. */
+  /** `GET /api/mini-apps/<id>`: the document a platform registers for that mini-app. */
+  @Get('api/mini-apps/:id')
+  @Header('Cache-Control', 'no-store')
+  miniApp(@Param('id') id: string, @Req() req: FastifyRequest): MiniAppMetadata {
+    const document = this.documents.miniApp(id, this.baseUrl(req));
+    if (!document) throw new NotFoundException('No such mini-app');
+    return document;
+  }
+
+  /** `GET <action path>`: the document of a mini-app holding that one action. */
   @Get('*')
   @Header('Cache-Control', 'no-store')
   one(@Req() req: FastifyRequest): MiniAppMetadata {
     const path = req.url.split('?', 1)[0];
-    const action = this.registry.actions().find((candidate) => candidate.path === path);
-    if (!action) throw new NotFoundException(`No action at ${path}`);
-    return this.metadata(req, [action]);
+    const document = this.documents.action(path, this.baseUrl(req));
+    if (!document) throw new NotFoundException(`No action at ${path}`);
+    return document;
   }
 
-  private metadata(req: FastifyRequest, actions: DynamicAction[]): MiniAppMetadata {
-    const { title, description, iconUrl } = this.config.metadata;
-    return {
-      title,
-      description,
-      ...(iconUrl !== undefined && { icon: iconUrl }),
-      baseUrl: this.config.publicBaseUrl ?? this.requestBaseUrl(req),
-      actions,
-    };
-  }
-
-  /** The host check (src/core/edge) has already refused any host or protocol but a plain one. */
-  private requestBaseUrl(req: FastifyRequest): string {
+  /** PUBLIC_BASE_URL, or the request's: the host check (src/core/edge) has refused any other. */
+  private baseUrl(req: FastifyRequest): string {
+    if (this.config.publicBaseUrl !== undefined) return this.config.publicBaseUrl;
     if (!req.host) {
       throw new ActionException(HttpStatus.BAD_REQUEST, 'The Host header is required', {
         message: 'The request names no host to publish',

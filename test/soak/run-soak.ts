@@ -9,7 +9,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
-import type { DynamicAction } from '../../src/core';
+import type { DynamicAction, MiniAppIndex, MiniAppMetadata } from '../../src/core';
 import { validValue } from '../fuzz/param.arbitraries';
 import { startFakeUpstreams } from './fake-upstreams';
 
@@ -34,6 +34,18 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const mb = (bytes: number): number => Math.round(bytes / 104857.6) / 10;
 
 /** Asks the server's heap probe for a reading after a full collection. */
+/** Every action, as the platform reads it: from each mini-app document the index lists. */
+async function publishedActions(): Promise<DynamicAction[]> {
+  const index = (await (await fetch(`${BASE}/api/metadata`)).json()) as MiniAppIndex;
+  const documents = await Promise.all(
+    index.miniApps.map(async ({ id }) => {
+      const response = await fetch(`${BASE}/api/mini-apps/${id}`);
+      return (await response.json()) as MiniAppMetadata;
+    }),
+  );
+  return documents.flatMap((document) => document.actions);
+}
+
 function readMemory(server: ChildProcess): Promise<{ rss: number; heapUsed: number }> {
   return new Promise((resolve) => {
     const onData = (chunk: Buffer): void => {
@@ -82,10 +94,9 @@ async function main(): Promise<void> {
   try {
     let actions: DynamicAction[] = [];
     for (let i = 0; i < 300 && actions.length === 0; i++) {
-      actions = await fetch(`${BASE}/api/metadata`)
-        .then((r) => r.json() as Promise<{ actions: DynamicAction[] }>)
-        .then((m) => m.actions)
-        .catch(() => new Promise<DynamicAction[]>((resolve) => setTimeout(() => resolve([]), 100)));
+      actions = await publishedActions().catch(
+        () => new Promise<DynamicAction[]>((resolve) => setTimeout(() => resolve([]), 100)),
+      );
     }
     const statuses = new Map<number, number>();
     const send = (action: DynamicAction): void => {

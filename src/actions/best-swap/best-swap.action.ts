@@ -1,6 +1,7 @@
 import { defaultTokenOptions } from '../../config/chains.config';
 import { ActionParam, defineAction } from '../../core';
 import { POSITIVE_DECIMAL_PATTERN } from '../../core/transaction';
+import { WALLET_MINI_APP } from '../mini-apps';
 
 const CHAINS = { source: 43113 };
 /** V2 routers swap ERC-20 tokens: the native coin is offered through its wrapped token. */
@@ -41,6 +42,7 @@ export const bestSwapAction = defineAction({
   description: 'Swap through the pool that returns the most, across the configured V2-style pools',
   chains: CHAINS,
   path: '/api/best-swap',
+  miniApp: WALLET_MINI_APP,
   params: BestSwapParams,
   requiresUser: true,
 });

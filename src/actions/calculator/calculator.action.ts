@@ -1,4 +1,5 @@
 import { ActionParam, defineAction } from '../../core';
+import { TOOLS_MINI_APP } from '../mini-apps';
 
 export const OPERATIONS = ['add', 'subtract', 'multiply', 'divide'] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -29,6 +30,7 @@ export const calculatorAction = defineAction({
   description: 'Add, subtract, multiply or divide two numbers on the server',
   chains: { source: 43113 },
   path: '/api/calculator',
+  miniApp: TOOLS_MINI_APP,
   params: CalculatorParams,
   responseType: 'data',
 });

@@ -1,5 +1,6 @@
 import type { Address } from 'viem';
 import { ActionParam, defineAction, type UploadedImage } from '../../core';
+import { COLLECTIBLES_MINI_APP } from '../mini-apps';
 
 export const MINT_IMAGE_TYPES = 'image/png,image/jpeg,image/webp,image/gif';
 export const MINT_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
@@ -32,6 +33,7 @@ export class MintNftParams {
 }
 
 export const mintNftAction = defineAction({
+  miniApp: COLLECTIBLES_MINI_APP,
   label: 'Mint an NFT',
   description: 'Mint an NFT of an uploaded image on the configured collection',
   chains: { source: 43113 },

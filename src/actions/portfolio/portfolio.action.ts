@@ -1,4 +1,5 @@
 import { ActionParam, defineAction } from '../../core';
+import { WALLET_MINI_APP } from '../mini-apps';
 
 /** Length of each period in seconds; the analysis compares the start of the period with now. */
 export const TIMEFRAMES = { '24h': 86_400, '7d': 604_800, '30d': 2_592_000 } as const;
@@ -24,6 +25,7 @@ export const portfolioAction = defineAction({
   description: 'Your balances on the chain now and at the start of a period, with their change',
   chains: { source: 43113 },
   path: '/api/portfolio',
+  miniApp: WALLET_MINI_APP,
   params: PortfolioParams,
   responseType: 'data',
   requiresUser: true,

@@ -2,6 +2,7 @@ import type { Address } from 'viem';
 import { defaultTokenOptions } from '../../config/chains.config';
 import { ActionParam, defineAction } from '../../core';
 import { POSITIVE_DECIMAL_PATTERN } from '../../core/transaction';
+import { WALLET_MINI_APP } from '../mini-apps';
 
 const CHAINS = { source: 43113 };
 
@@ -35,6 +36,7 @@ export const sendTokenAction = defineAction({
   description: 'Send the native coin or an ERC-20 token to an address',
   chains: CHAINS,
   path: '/api/send-token',
+  miniApp: WALLET_MINI_APP,
   params: SendTokenParams,
   requiresUser: true,
 });

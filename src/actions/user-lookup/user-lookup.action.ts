@@ -1,4 +1,5 @@
 import { ActionParam, defineAction } from '../../core';
+import { TOOLS_MINI_APP } from '../mini-apps';
 
 export class UserLookupParams {
   @ActionParam({
@@ -16,6 +17,7 @@ export const userLookupAction = defineAction({
   description: 'Show a user profile by its identifier',
   chains: { source: 43113 },
   path: '/api/user-lookup',
+  miniApp: TOOLS_MINI_APP,
   params: UserLookupParams,
   responseType: 'data',
 });

@@ -1,4 +1,5 @@
 import { ActionParam, defineAction } from '../../core';
+import { TOOLS_MINI_APP } from '../mini-apps';
 
 export class WeatherParams {
   @ActionParam({
@@ -17,6 +18,7 @@ export const weatherAction = defineAction({
   description: 'Current temperature, wind and conditions in a city',
   chains: { source: 43113 },
   path: '/api/weather',
+  miniApp: TOOLS_MINI_APP,
   params: WeatherParams,
   responseType: 'data',
 });

@@ -52,6 +52,7 @@ const action = (chainsOf: ActionDeclaration['chains']): ActionDeclaration => ({
   label: 'Test',
   path: '/api/test',
   chains: chainsOf,
+  miniApp: { id: 'test', title: 'Test', description: 'Test' },
 });
 
 function builder(config: Partial<TransactionConfig> = {}): {
