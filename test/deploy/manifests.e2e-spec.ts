@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
@@ -51,6 +51,14 @@ describe('deploy/kubernetes (kustomize base)', () => {
         'v1 Secret',
       ]),
     );
+  });
+
+  it('uses every file of the directory, so none escapes the checks below', () => {
+    const used = new Set(resources.flatMap(({ source }) => source.split(', ')));
+    const unused = readdirSync(BASE).filter(
+      (file) => file !== 'kustomization.yaml' && !used.has(file),
+    );
+    expect(unused).toEqual([]);
   });
 
   it('every object is valid against its Kubernetes schema, with no unknown field', () => {
