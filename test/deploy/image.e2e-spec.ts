@@ -1,0 +1,109 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+interface Stage {
+  name: string;
+  lines: string[];
+}
+
+/** The Dockerfile's stages, each with its instructions (continuation lines joined). */
+function stages(): Stage[] {
+  const text = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').replace(/\\\n/g, ' ');
+  const list: Stage[] = [];
+  for (const line of text.split('\n').map((each) => each.trim())) {
+    const from = /^FROM\s+\S+(?:\s+AS\s+(\S+))?/i.exec(line);
+    if (from) list.push({ name: from[1] ?? String(list.length), lines: [] });
+    else if (line && !line.startsWith('#')) list.at(-1)?.lines.push(line);
+  }
+  return list;
+}
+
+/** The `npm ci` that fills the final image's node_modules: in its stage, or one it copies from. */
+function runtimeInstall(): string[] {
+  const all = stages();
+  const last = all.at(-1)!;
+  const copied = last.lines
+    .map((line) => /^COPY\s+--from=(\S+)\s+\S*node_modules\b/i.exec(line)?.[1])
+    .find(Boolean);
+  const stage = copied ? all.find(({ name }) => name === copied) : last;
+  const run = stage?.lines.find((line) => /^RUN\s+npm ci\b/.test(line));
+  if (!run) throw new Error(`no RUN npm ci in the Dockerfile's stage ${stage?.name}`);
+  return run.split('&&')[0].trim().split(/\s+/).slice(3);
+}
+
+/** What that install adds, as npm itself resolves it from the lockfile (name@version). */
+function installedBy(flags: string[]): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'image-deps-'));
+  try {
+    copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+    copyFileSync(join(ROOT, 'package-lock.json'), join(dir, 'package-lock.json'));
+    const args = ['ci', ...flags, '--dry-run', '--offline', '--ignore-scripts'];
+    const run = spawnSync('npm', [...args, '--cache', join(dir, 'cache')], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    if (run.status !== 0) throw new Error(`npm ${args.join(' ')} failed: ${run.stderr}`);
+    return [...run.stdout.matchAll(/^add (\S+) (\S+)$/gm)].map(([, name, v]) => `${name}@${v}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface Locked {
+  version: string;
+  dev?: boolean;
+  hasInstallScript?: boolean;
+}
+
+describe('The container image', () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, Locked>;
+  };
+  /** Every package of the production tree in the lockfile, optional peers included. */
+  const production = Object.entries(lock.packages)
+    .filter(([path, entry]) => path !== '' && !entry.dev)
+    .map(
+      ([path, { version }]) => `${path.slice(path.lastIndexOf('node_modules/') + 13)}@${version}`,
+    );
+  const name = (id: string): string => id.slice(0, id.lastIndexOf('@'));
+  let installed: string[];
+
+  beforeAll(() => {
+    installed = installedBy(runtimeInstall());
+  }, 60_000);
+
+  it('installs no development package: no TypeScript, no devDependency', () => {
+    const names = new Set(installed.map(name));
+    const dev = new Set([...Object.keys(pkg.devDependencies), 'typescript']);
+    expect([...dev].filter((each) => names.has(each))).toEqual([]);
+  });
+
+  it('installs every production dependency the lockfile holds, and nothing else', () => {
+    expect(
+      Object.keys(pkg.dependencies).filter((each) => !installed.some((id) => name(id) === each)),
+    ).toEqual([]);
+    expect(installed.filter((id) => !production.includes(id))).toEqual([]);
+  });
+
+  it('skips install scripts only when no production package has one', () => {
+    const scripts = Object.entries(lock.packages)
+      .filter(([path, entry]) => path !== '' && !entry.dev && entry.hasInstallScript)
+      .map(([path]) => path);
+    expect(runtimeInstall().includes('--ignore-scripts') ? scripts : []).toEqual([]);
+  });
+
+  it('leaves out only optional peers the service never loads (a new one must be judged here)', () => {
+    // TypeScript is an optional peer of viem, abitype and ox (for their types); npm installs
+    // optional peers unless told --omit=optional, and the service never requires it.
+    const neverLoaded = ['typescript'];
+    expect(production.filter((id) => !installed.includes(id)).map(name)).toEqual(neverLoaded);
+  });
+});

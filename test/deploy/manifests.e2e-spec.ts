@@ -1,0 +1,185 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, posix } from 'node:path';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IService } from 'kubernetes-models/v1/Service';
+import { createTestApp } from '../app.factory';
+import { referenceProblems } from './kube-references';
+import { schemaProblems } from './kube-schema';
+import { type KubeObject, parseEnvFile, type Rendered, renderKustomization } from './kustomize';
+
+const BASE = join(__dirname, '..', '..', 'deploy', 'kubernetes');
+
+const find = (resources: Rendered[], kind: string): KubeObject[] =>
+  resources.filter(({ object }) => object.kind === kind).map(({ object }) => object);
+
+/** The environment a container starts with: envFrom ConfigMaps and Secrets, then env. */
+function containerEnv(resources: Rendered[], container: IContainer): Record<string, string> {
+  const data = (kind: string, name = ''): Record<string, string> => {
+    const object = find(resources, kind).find(({ metadata }) => metadata?.name === name);
+    return (object?.data ?? {}) as Record<string, string>;
+  };
+  const env: Record<string, string> = {};
+  for (const { configMapRef, secretRef } of container.envFrom ?? []) {
+    if (configMapRef) Object.assign(env, data('ConfigMap', configMapRef.name));
+    for (const [key, value] of Object.entries(secretRef ? data('Secret', secretRef.name) : {}))
+      env[key] = Buffer.from(value, 'base64').toString('utf8');
+  }
+  for (const { name, value } of container.env ?? []) if (value !== undefined) env[name] = value;
+  return env;
+}
+
+describe('deploy/kubernetes (kustomize base)', () => {
+  const resources = renderKustomization(BASE);
+  const deployment = find(resources, 'Deployment')[0] as unknown as IDeployment;
+  const pod = deployment.spec!.template;
+  const [container] = pod.spec!.containers;
+  const env = containerEnv(resources, container);
+  const ms = (name: string): number => Number(env[name] ?? 0);
+
+  it('renders a Deployment, Service, HorizontalPodAutoscaler, PodDisruptionBudget, ConfigMaps and a Secret', () => {
+    expect(
+      resources.map(({ object }) => `${String(object.apiVersion)} ${String(object.kind)}`),
+    ).toEqual(
+      expect.arrayContaining([
+        'apps/v1 Deployment',
+        'v1 Service',
+        'autoscaling/v2 HorizontalPodAutoscaler',
+        'policy/v1 PodDisruptionBudget',
+        'v1 ConfigMap',
+        'v1 Secret',
+      ]),
+    );
+  });
+
+  it('uses every file of the directory, so none escapes the checks below', () => {
+    const used = new Set(resources.flatMap(({ source }) => source.split(', ')));
+    const unused = readdirSync(BASE).filter(
+      (file) => file !== 'kustomization.yaml' && !used.has(file),
+    );
+    expect(unused).toEqual([]);
+  });
+
+  it('every object is valid against its Kubernetes schema, with no unknown field', () => {
+    expect(schemaProblems(resources)).toEqual([]);
+  });
+
+  it('every ConfigMap, Secret, volume, port, selector and target it names exists', () => {
+    expect(referenceProblems(resources)).toEqual([]);
+  });
+
+  it('runs as a numeric non-root user on a read-only root filesystem, without privileges', () => {
+    expect(pod.spec!.securityContext).toMatchObject({
+      runAsNonRoot: true,
+      runAsUser: expect.any(Number),
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(pod.spec!.securityContext!.runAsUser).toBeGreaterThan(0);
+    for (const each of pod.spec!.containers) {
+      expect(each.securityContext).toMatchObject({
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ['ALL'] },
+      });
+      expect(each.securityContext?.runAsUser ?? 1).not.toBe(0);
+      expect(each.securityContext?.privileged ?? false).toBe(false);
+      for (const bound of ['requests', 'limits'] as const)
+        expect(each.resources?.[bound]).toMatchObject({
+          cpu: expect.anything(),
+          memory: expect.anything(),
+        });
+    }
+  });
+
+  it('writes only to NFT_STORAGE_DIR, and reads the chain file from the mounted ConfigMap', () => {
+    const writable = (container.volumeMounts ?? []).filter((mount) => !mount.readOnly);
+    expect(writable.map((mount) => mount.mountPath)).toEqual([env.NFT_STORAGE_DIR]);
+    const chains = (container.volumeMounts ?? []).find(
+      (mount) => mount.mountPath === posix.dirname(env.CHAIN_CONFIG_FILE),
+    );
+    const volume = pod.spec!.volumes!.find(({ name }) => name === chains?.name);
+    const map = find(resources, 'ConfigMap').find(
+      (object) => object.metadata?.name === volume?.configMap?.name,
+    );
+    expect(Object.keys(map?.data ?? {})).toContain(posix.basename(env.CHAIN_CONFIG_FILE));
+  });
+
+  it('probes /health for liveness and /health/ready for readiness', () => {
+    expect(container.livenessProbe?.httpGet?.path).toBe('/health');
+    expect(container.readinessProbe?.httpGet?.path).toBe('/health/ready');
+  });
+
+  it('pauses before stopping long enough for readiness to fail, and ends before the grace period', () => {
+    const preStop = container.lifecycle?.preStop;
+    // A pause needs no binary in the image: the service's own delay or a preStop sleep action.
+    expect(preStop?.exec).toBeUndefined();
+    const pauseMs = (preStop?.sleep?.seconds ?? 0) * 1000 + ms('SHUTDOWN_DELAY_MS');
+    const readiness = container.readinessProbe!;
+    const unreadyMs = (readiness.periodSeconds ?? 10) * (readiness.failureThreshold ?? 3) * 1000;
+    expect(pauseMs).toBeGreaterThan(unreadyMs);
+    const timeoutMs = env.SHUTDOWN_TIMEOUT_MS === undefined ? 10_000 : ms('SHUTDOWN_TIMEOUT_MS');
+    const graceMs = (pod.spec!.terminationGracePeriodSeconds ?? 30) * 1000;
+    expect(graceMs).toBeGreaterThan((preStop?.sleep?.seconds ?? 0) * 1000 + timeoutMs);
+  });
+
+  it('annotates the metrics port for Prometheus and keeps it out of the Service', () => {
+    const metrics = container.ports?.find(({ name }) => name === 'metrics');
+    expect(pod.metadata?.annotations).toEqual(
+      expect.objectContaining({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': String(metrics?.containerPort),
+        'prometheus.io/path': '/metrics',
+      }),
+    );
+    expect(env.METRICS_PORT ?? '9464').toBe(String(metrics?.containerPort));
+    const service = find(resources, 'Service')[0] as unknown as IService;
+    const exposed = service.spec!.ports!.map(({ targetPort }) => targetPort);
+    expect(exposed).not.toContain('metrics');
+    expect(exposed).not.toContain(metrics?.containerPort);
+  });
+
+  it('commits no credentials: the Secret holds URL keys only, without userinfo or query', () => {
+    const urls = parseEnvFile(join(BASE, 'urls.env'), []);
+    for (const [key, value] of Object.entries(urls)) {
+      expect(key).toMatch(
+        /^(RPC_URL_\d+|PRICE_API_URL|WEATHER_GEOCODING_URL|WEATHER_FORECAST_URL|REDIS_URL)$/,
+      );
+      const url = new URL(value);
+      expect({ key, userinfo: url.username + url.password, query: url.search }).toEqual({
+        key,
+        userinfo: '',
+        query: '',
+      });
+    }
+  });
+
+  describe('the pod environment boots the service', () => {
+    let storage: string;
+    beforeAll(() => {
+      storage = mkdtempSync(join(tmpdir(), 'k8s-nft-'));
+    });
+    afterAll(() => rmSync(storage, { recursive: true, force: true }));
+
+    it('the chain file, settings and URLs pass its validation, and the probes answer 200', async () => {
+      // The pod's paths, mapped to this checkout: the ConfigMap's file and a scratch directory.
+      const local = {
+        ...env,
+        CHAIN_CONFIG_FILE: join(BASE, posix.basename(env.CHAIN_CONFIG_FILE)),
+        NFT_STORAGE_DIR: storage,
+      };
+      const app = await createTestApp({ env: local });
+      try {
+        for (const probe of [container.livenessProbe, container.readinessProbe]) {
+          const answer = await app.inject({ method: 'GET', url: probe!.httpGet!.path! });
+          expect({ path: probe!.httpGet!.path, status: answer.statusCode }).toEqual({
+            path: probe!.httpGet!.path,
+            status: 200,
+          });
+        }
+      } finally {
+        await app.close();
+      }
+    });
+  });
+});
