@@ -2,6 +2,7 @@ import { IsIn, IsOptional, IsString, isURL, MinLength } from 'class-validator';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Address, getAddress, isAddress } from 'viem';
+import { knownChain } from '../chains/known-chains';
 import defaults from './chains.default.json';
 import { type Env, httpUrlRule, readEnv } from './env';
 import { loadExternalConfig } from './external.config';
@@ -52,16 +53,22 @@ export interface PoolInfo {
 
 export interface ChainInfo {
   chainId: number;
+  /** Display name: the file's `name`, else the platform's, else viem's. */
   name: string;
+  /** Names a request may use for the chain (the platform's display and legacy names). */
+  names: readonly string[];
   rpcUrl: string;
   native: TokenInfo;
   /** Every token by symbol, the native coin included. */
   tokens: ReadonlyMap<string, TokenInfo>;
+  routers: ReadonlyMap<string, Address>;
   pools: readonly PoolInfo[];
 }
 
 export interface ChainsConfig {
   chains: ReadonlyMap<number, ChainInfo>;
+  /** Chains the file lists with `"development": true`, left out outside development and test. */
+  developmentOnly: readonly number[];
   /** Bound on each RPC request (EXTERNAL_TIMEOUT_MS). */
   timeoutMs: number;
 }
@@ -122,10 +129,14 @@ class Checker {
     const chainId = /^[1-9]\d{0,15}$/.test(id) ? Number(id) : undefined;
     if (chainId === undefined) return this.fail(at, 'a chain is keyed by its integer chain id');
     if (!isObject(value)) return this.fail(at, 'expected an object');
-    const name = this.text(`${at}.name`, value.name);
+    // What viem and the platform know of the chain fills what the file leaves out.
+    const known = knownChain(chainId);
+    const definition = known?.definition;
+    const name =
+      value.name === undefined && known ? known.displayName : this.text(`${at}.name`, value.name);
     // Never echoed: an RPC URL may carry an API key.
     const fromEnv = env[`RPC_URL_${id}`];
-    const rpcUrl = fromEnv || value.rpcUrl;
+    const rpcUrl = fromEnv || value.rpcUrl || definition?.rpcUrls.default.http[0];
     if (typeof rpcUrl !== 'string' || !isURL(rpcUrl, httpUrlRule)) {
       this.fail(
         fromEnv ? `RPC_URL_${id}` : `${at}.rpcUrl`,
@@ -134,7 +145,10 @@ class Checker {
           : `no http(s) RPC URL: set RPC_URL_${id} or rpcUrl in the file`,
       );
     }
-    const nativeRaw = isObject(value.nativeCurrency) ? value.nativeCurrency : {};
+    const nativeRaw = {
+      ...definition?.nativeCurrency,
+      ...(isObject(value.nativeCurrency) ? value.nativeCurrency : {}),
+    };
     const nativeSymbol = this.text(`${at}.nativeCurrency.symbol`, nativeRaw.symbol) ?? '';
     const native = this.token(`${at}.nativeCurrency`, nativeSymbol, nativeRaw, true);
     const tokens = new Map<string, TokenInfo>(native ? [[native.symbol, native]] : []);
@@ -153,7 +167,19 @@ class Checker {
     );
     if (!name || !native || typeof rpcUrl !== 'string') return undefined;
     const valid = pools.filter((pool): pool is PoolInfo => pool !== undefined);
-    return { chainId, name, rpcUrl, native, tokens, pools: valid };
+    const validRouters = new Map(
+      [...routers].filter((entry): entry is [string, Address] => entry[1] !== undefined),
+    );
+    const names = known?.names ?? [];
+    return { chainId, name, names, rpcUrl, native, tokens, routers: validRouters, pools: valid };
+  }
+
+  /** `"development": true` marks a chain that only development and test configurations serve. */
+  developmentOnly(id: string, value: unknown): boolean {
+    const flag = isObject(value) ? value.development : undefined;
+    if (flag === undefined || typeof flag === 'boolean') return flag === true;
+    this.fail(`chains.${id}.development`, 'expected true or false');
+    return false;
   }
 
   pool(
@@ -197,17 +223,26 @@ function readChainFile(file: string | undefined): unknown {
   }
 }
 
-/** Reads tokens, pools and routers per chain; a bad file stops the boot with every problem named. */
+/**
+ * Reads tokens, pools and routers per chain; a bad file stops the boot with every problem named.
+ * Chains marked `"development": true` (the shipped local chain) are served only when NODE_ENV is
+ * development or test.
+ */
 export function loadChainsConfig(env: Env): ChainsConfig {
   const file = readEnv(ChainsEnv, env, 'chain configuration').CHAIN_CONFIG_FILE;
   const raw = readChainFile(file);
   const checker = new Checker();
   const chains = new Map<number, ChainInfo>();
+  const developmentOnly: number[] = [];
+  const development = env.NODE_ENV === 'development' || env.NODE_ENV === 'test';
   const entries = isObject(raw) && isObject(raw.chains) ? Object.entries(raw.chains) : [];
   if (entries.length === 0) checker.fail('chains', 'expected an object with at least one chain');
   for (const [id, value] of entries) {
     const chain = checker.chain(id, value, env);
-    if (chain) chains.set(chain.chainId, chain);
+    const onlyForDevelopment = checker.developmentOnly(id, value);
+    if (!chain) continue;
+    if (onlyForDevelopment && !development) developmentOnly.push(chain.chainId);
+    else chains.set(chain.chainId, chain);
   }
   if (checker.problems.length > 0) {
     const where = file === undefined ? 'the default chain file' : `CHAIN_CONFIG_FILE=${file}`;
@@ -215,7 +250,7 @@ export function loadChainsConfig(env: Env): ChainsConfig {
       `Invalid chain configuration (${where}):\n  - ${checker.problems.join('\n  - ')}`,
     );
   }
-  return { chains, timeoutMs: loadExternalConfig(env).timeoutMs };
+  return { chains, developmentOnly, timeoutMs: loadExternalConfig(env).timeoutMs };
 }
 
 export function loadTransactionConfig(env: Env): TransactionConfig {
