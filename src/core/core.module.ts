@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
 import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
+import { ChainsModule } from '../chains/chains.module';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { CACHE_CONFIG, type CacheConfig, loadCacheConfig } from '../config/cache.config';
 import { ENV, type Env } from '../config/env';
@@ -13,6 +14,7 @@ import {
 import { ActionExceptionFilter } from './action-exception.filter';
 import { ActionRegistry } from './action.registry';
 import { CacheStore } from './cache/cache.store';
+import { ChainGuard } from './chain.guard';
 import { createCacheStore } from './cache/cache-store.factory';
 import { ResultCache } from './cache/result-cache';
 import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
@@ -28,7 +30,8 @@ import { UserContextGuard } from './user-context.guard';
 
 /**
  * The contract kit: every cross-cutting piece is registered here, once, for every action.
- * Guards run in the order listed: origin (403), rate limits (429), then the request's shape (400).
+ * Guards run in the order listed: origin (403), rate limits (429), the request's shape (400),
+ * then its chains (400 UNSUPPORTED_CHAIN).
  */
 @Global()
 @Module({})
@@ -38,6 +41,7 @@ export class CoreModule {
       module: CoreModule,
       imports: [
         DiscoveryModule,
+        ChainsModule,
         ThrottlerModule.forRootAsync({
           inject: [THROTTLE_CONFIG, THROTTLER_STORE],
           useFactory: throttlerOptions,
@@ -69,6 +73,7 @@ export class CoreModule {
         { provide: APP_GUARD, useClass: OriginGuard },
         { provide: APP_GUARD, useClass: ActionThrottlerGuard },
         { provide: APP_GUARD, useClass: UserContextGuard },
+        { provide: APP_GUARD, useClass: ChainGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: ActionExceptionFilter },
       ],
