@@ -10,7 +10,10 @@ import { edgeServerOptions, hardenServer } from './core/edge/http-server';
 
 type ContentTypeParser = FastifyBodyParser<string>;
 
-/** Headers a mini-app client sends; browsers may send them cross-origin. */
+/**
+ * Headers a mini-app client sends; browsers may send them cross-origin. The platform's proxy adds
+ * the x-sherry-* and x-timestamp ones; its older SDK build, calling directly, x-sdk-version.
+ */
 export const CORS_ALLOWED_HEADERS = [
   'Content-Type',
   'x-user-address',
@@ -19,6 +22,10 @@ export const CORS_ALLOWED_HEADERS = [
   'x-chain-id',
   'x-destination-chain',
   'x-request-id',
+  'x-sherry-proxy',
+  'x-sherry-version',
+  'x-timestamp',
+  'x-sdk-version',
 ].join(', ');
 export const CORS_EXPOSED_HEADERS = [
   'x-request-id',
