@@ -62,19 +62,32 @@ export class EnvelopeInterceptor implements NestInterceptor {
     req: FastifyRequest,
     result: unknown,
   ): ExecutionResponse {
-    if (!isExecutionResponse(result)) {
+    const answer = this.withDestination(declaration, req, result);
+    if (!isExecutionResponse(answer)) {
       throw this.modeError(
         declaration,
         'a transaction-mode handler returned something other than a transaction',
       );
     }
+    return answer;
+  }
+
+  /** A cross-chain action's answer names its destination chain, as the platform reads it. */
+  private withDestination(
+    declaration: ActionDeclaration,
+    req: FastifyRequest,
+    result: unknown,
+  ): unknown {
     const destination = declaration.chains.destination;
-    if (destination === undefined) return result;
-    // A cross-chain action's answer names its destination, as the platform reads it.
+    if (destination === undefined || !hasTransactionShape(result)) return result;
+    const { crossChain } = result as { crossChain?: unknown };
+    if (crossChain !== undefined && (typeof crossChain !== 'object' || crossChain === null)) {
+      return result;
+    }
     const requested = readActionRequest(req).context.destinationChain;
     return {
-      ...result,
-      crossChain: { destinationChainId: requested ?? destination, ...result.crossChain },
+      ...(result as ExecutionResponse),
+      crossChain: { destinationChainId: requested ?? destination, ...crossChain },
     };
   }
 
