@@ -1,6 +1,6 @@
 import { isURL } from 'class-validator';
 import { type Address, getAddress, isAddress } from 'viem';
-import { knownChain } from '../chains/known-chains';
+import { knownChain, viemDefinition } from '../chains/known-chains';
 import type { ChainInfo, PoolInfo, TokenInfo } from './chains.config';
 import { type Env, httpUrlRule } from './env';
 
@@ -57,12 +57,11 @@ export class ChainFileChecker {
     if (!isObject(value)) return this.fail(at, 'expected an object');
     // What viem and the platform know of the chain fills what the file leaves out.
     const known = knownChain(chainId);
-    const definition = known?.definition;
     const name =
       value.name === undefined && known ? known.displayName : this.text(`${at}.name`, value.name);
     // Never echoed: an RPC URL may carry an API key.
     const fromEnv = env[`RPC_URL_${id}`];
-    const rpcUrl = fromEnv || value.rpcUrl || definition?.rpcUrls.default.http[0];
+    const rpcUrl = fromEnv || value.rpcUrl || viemDefinition(known)?.rpcUrls.default.http[0];
     if (typeof rpcUrl !== 'string' || !isURL(rpcUrl, httpUrlRule)) {
       this.fail(
         fromEnv ? `RPC_URL_${id}` : `${at}.rpcUrl`,
@@ -71,9 +70,11 @@ export class ChainFileChecker {
           : `no http(s) RPC URL: set RPC_URL_${id} or rpcUrl in the file`,
       );
     }
+    const fileNative = isObject(value.nativeCurrency) ? value.nativeCurrency : {};
+    const complete = fileNative.symbol !== undefined && fileNative.decimals !== undefined;
     const nativeRaw = {
-      ...definition?.nativeCurrency,
-      ...(isObject(value.nativeCurrency) ? value.nativeCurrency : {}),
+      ...(complete ? {} : viemDefinition(known)?.nativeCurrency),
+      ...fileNative,
     };
     const nativeSymbol = this.text(`${at}.nativeCurrency.symbol`, nativeRaw.symbol) ?? '';
     const native = this.token(`${at}.nativeCurrency`, nativeSymbol, nativeRaw, true);
