@@ -13,7 +13,10 @@ import { isUpload, registerMultipart } from './core/uploads/multipart.setup';
 
 type ContentTypeParser = FastifyBodyParser<string>;
 
-/** Headers a mini-app client sends; browsers may send them cross-origin. */
+/**
+ * Headers a mini-app client sends; browsers may send them cross-origin. The platform's proxy adds
+ * the x-sherry-* and x-timestamp ones; its older SDK build, calling directly, x-sdk-version.
+ */
 export const CORS_ALLOWED_HEADERS = [
   'Content-Type',
   'x-user-address',
@@ -22,6 +25,10 @@ export const CORS_ALLOWED_HEADERS = [
   'x-chain-id',
   'x-destination-chain',
   'x-request-id',
+  'x-sherry-proxy',
+  'x-sherry-version',
+  'x-timestamp',
+  'x-sdk-version',
 ].join(', ');
 export const CORS_EXPOSED_HEADERS = [
   'x-request-id',

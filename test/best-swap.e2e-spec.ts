@@ -112,7 +112,7 @@ describe('Best swap on a local EVM', () => {
   });
 
   it('deploys the fixture where the default chain file says the local chain has it', () => {
-    const local = loadChainsConfig({}).chains.get(31337)!;
+    const local = loadChainsConfig({ NODE_ENV: 'test' }).chains.get(31337)!;
     expect(local.tokens.get('WETH')?.address).toBe(getAddress(fixture.wrapped));
     expect(local.tokens.get('USDC')?.address).toBe(getAddress(fixture.usdc));
     expect(local.tokens.get('USDT')?.address).toBe(getAddress(fixture.usdt));

@@ -201,57 +201,69 @@ describe('Kit: parameter delivery and request context', () => {
 
   describe('chains', () => {
     it.each([
-      ['the x-source-chain header', { headers: { 'x-source-chain': '43114' } }],
-      ['the x-chain-id header', { headers: { 'x-chain-id': '43114' } }],
-      ['the chainId query parameter', { url: `${ECHO}?chainId=43114` }],
-      ['the body context.sourceChain', { payload: '{"context":{"sourceChain":43114}}' }],
-    ])('reads the source chain from %s as an integer', async (_, sent: Post) => {
+      ['the x-source-chain header', { headers: { 'x-source-chain': '43113' } }],
+      ['the x-chain-id header', { headers: { 'x-chain-id': 'fuji' } }],
+      ['the chainId query parameter', { url: `${ECHO}?chainId=Avalanche%20Fuji` }],
+      ['the chain query parameter', { url: `${ECHO}?chain=fuji` }],
+      ['the body context.sourceChain', { payload: '{"context":{"sourceChain":43113}}' }],
+      ['a name in the body', { payload: '{"context":{"sourceChain":" AVALANCHE FUJI "}}' }],
+    ])('reads the source chain from %s as its id', async (_, sent: Post) => {
       const { status, body } = await post(sent);
       expect(status).toBe(200);
-      expect(body.data?.context.sourceChain).toBe(43114);
+      expect(body.data?.context.sourceChain).toBe(43113);
     });
 
-    it('takes x-source-chain, else x-chain-id, else query, else body', async () => {
-      const all: Post = {
-        url: `${ECHO}?chainId=3`,
-        headers: { 'x-source-chain': '1', 'x-chain-id': '2' },
-        payload: '{"context":{"sourceChain":4}}',
-      };
-      const seen: unknown[] = [];
-      for (const drop of [undefined, 'x-source-chain', 'x-chain-id', 'query']) {
-        if (drop === 'query') all.url = ECHO;
-        else if (drop) delete all.headers?.[drop];
-        seen.push((await post(all)).body.data?.context.sourceChain);
-      }
-      expect(seen).toEqual([1, 2, 3, 4]);
+    /**
+     * The echo action runs on Fuji only: the source read first carries Fuji, every later one a
+     * chain it refuses, so a 200 shows which source won.
+     */
+    it.each([
+      [
+        'x-source-chain',
+        { 'x-source-chain': 'fuji', 'x-chain-id': '1' },
+        '?chainId=2&chain=celo',
+        4,
+      ],
+      ['x-chain-id', { 'x-chain-id': '43113' }, '?chainId=2&chain=celo', 4],
+      ['the chainId query parameter', {}, '?chainId=fuji&chain=celo', 4],
+      ['the chain query parameter', {}, '?chain=fuji', 4],
+      ['the body', {}, '', 43113],
+    ])('takes %s over the sources after it', async (_, headers, query, bodyChain) => {
+      const { status, body } = await post({
+        url: `${ECHO}${query}`,
+        headers,
+        payload: JSON.stringify({ context: { sourceChain: bodyChain } }),
+      });
+      expect(status).toBe(200);
+      expect(body.data?.context.sourceChain).toBe(43113);
     });
 
     it.each([
-      ['the x-destination-chain header', { headers: { 'x-destination-chain': '43113' } }],
+      ['the x-destination-chain header', { headers: { 'x-destination-chain': 'fuji' } }],
       ['the destinationChain query parameter', { url: `${ECHO}?destinationChain=43113` }],
+      ['the body context', { payload: '{"context":{"destinationChain":"Avalanche Fuji"}}' }],
     ])('reads the destination chain from %s', async (_, sent: Post) => {
       const { body } = await post(sent);
       expect(body.data?.context.destinationChain).toBe(43113);
     });
 
-    it('takes x-destination-chain, else query, else body', async () => {
-      const all: Post = {
-        url: `${ECHO}?destinationChain=2`,
-        headers: { 'x-destination-chain': '1' },
-        payload: '{"context":{"destinationChain":3}}',
-      };
-      const seen: unknown[] = [];
-      for (const drop of [undefined, 'x-destination-chain', 'query']) {
-        if (drop === 'query') all.url = ECHO;
-        else if (drop) delete all.headers?.[drop];
-        seen.push((await post(all)).body.data?.context.destinationChain);
-      }
-      expect(seen).toEqual([1, 2, 3]);
+    it.each([
+      ['x-destination-chain', { 'x-destination-chain': 'fuji' }, '?destinationChain=2', 3],
+      ['the query', {}, '?destinationChain=fuji', 3],
+      ['the body', {}, '', 43113],
+    ])('takes %s over the destination sources after it', async (_, headers, query, bodyChain) => {
+      const { status, body } = await post({
+        url: `${ECHO}${query}`,
+        headers,
+        payload: JSON.stringify({ context: { destinationChain: bodyChain } }),
+      });
+      expect(status).toBe(200);
+      expect(body.data?.context.destinationChain).toBe(43113);
     });
 
     it.each([
       ['x-source-chain "1.5"', { headers: { 'x-source-chain': '1.5' } }, 'sourceChain'],
-      ['x-source-chain "fuji"', { headers: { 'x-source-chain': 'fuji' } }, 'sourceChain'],
+      ['x-source-chain "narnia"', { headers: { 'x-source-chain': 'narnia' } }, 'sourceChain'],
       ['x-chain-id "-5"', { headers: { 'x-chain-id': '-5' } }, 'sourceChain'],
       ['query chainId "0x1"', { url: `${ECHO}?chainId=0x1` }, 'sourceChain'],
       [
@@ -265,7 +277,7 @@ describe('Kit: parameter delivery and request context', () => {
         'destinationChain',
       ],
       ['query destinationChain "abc"', { url: `${ECHO}?destinationChain=abc` }, 'destinationChain'],
-    ])('answers 400 for a non-integer chain: %s', async (_, sent: Post, name) => {
+    ])('answers 400 for a chain that is no id or known name: %s', async (_, sent: Post, name) => {
       const { status, body } = await post(sent);
       expect(status).toBe(400);
       expect(body).toMatchObject({

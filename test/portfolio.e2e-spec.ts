@@ -92,7 +92,7 @@ describe('Portfolio action (real local EVM)', () => {
       { params },
       {
         'x-user-address': history.user.toLowerCase(),
-        'x-source-chain': '31337',
+        'x-source-chain': '43113',
         ...headers,
       },
     );
@@ -100,7 +100,8 @@ describe('Portfolio action (real local EVM)', () => {
   const head = (): bigint => history.blocks[history.blocks.length - 1].timestamp;
 
   beforeAll(async () => {
-    chain = await startLocalChain();
+    // The local chain passes for Fuji, the one chain the portfolio declares.
+    chain = await startLocalChain({ chainId: 43113 });
     history = await buildHistory(chain);
     recorder = await RpcRecorder.start(chain.rpcUrl);
     prices = await FakeUpstream.start();
@@ -133,7 +134,7 @@ describe('Portfolio action (real local EVM)', () => {
       const to = history.blocks[history.blocks.length - 1];
       expect(data).toMatchObject({
         address: history.user,
-        chainId: 31337,
+        chainId: 43113,
         timeframe,
         from: { block: Number(from.number), timestamp: iso(from.timestamp) },
         to: { block: Number(to.number), timestamp: iso(to.timestamp) },
@@ -202,7 +203,7 @@ describe('Portfolio action (real local EVM)', () => {
       '/api/portfolio',
       { params: {} },
       {
-        'x-source-chain': '31337',
+        'x-source-chain': '43113',
       },
     );
     expect(status).toBe(400);
@@ -211,38 +212,48 @@ describe('Portfolio action (real local EVM)', () => {
   });
 
   it.each([
-    ['named by the request', { 'x-source-chain': '999' }, '999'],
-    [
-      "the action's own source chain when the request names none",
-      { 'x-source-chain': '' },
-      '43113',
-    ],
-  ])('answers 400 naming a chain without RPC (%s)', async (_case, headers, chainId) => {
-    const { status, body } = await ask(app, { timeframe: '24h' }, headers);
+    ['an id', '999'],
+    ['a known name', 'ethereum'],
+  ])('refuses a chain it does not declare (%s) without reading any chain', async (_case, sent) => {
+    const { status, body } = await ask(app, { timeframe: '24h' }, { 'x-source-chain': sent });
     expect(status).toBe(400);
-    expect(body.success).toBe(false);
-    expect(body.error).toContain(chainId);
+    expect(body).toMatchObject({
+      success: false,
+      data: { code: 'UNSUPPORTED_CHAIN', invalidParams: ['sourceChain'] },
+    });
+    expect(body.error).toMatch(
+      /^Chain (999|1) is not supported by this action \(sourceChain: 43113\)$/,
+    );
     expect(recorder.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ['no chain', { 'x-source-chain': '' }],
+    ['its legacy name', { 'x-source-chain': 'fuji' }],
+  ])('runs on its declared chain when the request names %s', async (_case, headers) => {
+    const { status, body } = await ask(app, { timeframe: '24h' }, headers);
+    expect(status).toBe(200);
+    expect(body.data).toMatchObject({ chainId: 43113, chain: 'Local test chain' });
   });
 
   it('answers 500 naming no URL when the RPC refuses connections', async () => {
     const closed = await closedPortUrl();
-    const down = await startApp({ RPC_URL_31337: closed });
+    const down = await startApp({ RPC_URL_43113: closed });
     const { status, body } = await ask(down);
     expect(status).toBe(500);
     expect(body).toMatchObject({ success: false, statusCode: 500 });
-    expect(body.error).toMatch(/RPC .*chain 31337.* could not be reached/);
+    expect(body.error).toMatch(/RPC .*chain 43113.* could not be reached/);
     expectNoAddressOf(body, closed);
   });
 
   it.each([
-    ['answers HTTP 502', reply.error(502), /RPC .*chain 31337/],
-    ['answers too slowly', reply.slow(10_000), /RPC .*chain 31337.* did not answer in time/],
+    ['answers HTTP 502', reply.error(502), /RPC .*chain 43113/],
+    ['answers too slowly', reply.slow(10_000), /RPC .*chain 43113.* did not answer in time/],
   ])('answers 500 naming no URL when the RPC %s', async (_case, answer, text) => {
     const rpc = await FakeUpstream.start();
     try {
       rpc.route('/', answer);
-      const broken = await startApp({ RPC_URL_31337: rpc.base, EXTERNAL_TIMEOUT_MS: '300' });
+      const broken = await startApp({ RPC_URL_43113: rpc.base, EXTERNAL_TIMEOUT_MS: '300' });
       const started = performance.now();
       const { status, body } = await ask(broken);
       expect(status).toBe(500);

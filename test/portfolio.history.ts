@@ -126,7 +126,7 @@ export async function buildHistory(chain: LocalChain): Promise<PortfolioHistory>
   return { user, tst, fresh, blocks, testClient };
 }
 
-/** A chain file (CHAIN_CONFIG_FILE) listing only the local chain, with the history's tokens. */
+/** A chain file (CHAIN_CONFIG_FILE) listing only the local chain as Fuji, with the history's tokens. */
 export function writeChainFile(file: string, history: PortfolioHistory, rpcUrl: string): void {
   const chain = {
     name: 'Local test chain',
@@ -138,7 +138,7 @@ export function writeChainFile(file: string, history: PortfolioHistory, rpcUrl: 
       NEW: { address: history.fresh, decimals: 18 },
     },
   };
-  writeFileSync(file, JSON.stringify({ chains: { 31337: chain } }));
+  writeFileSync(file, JSON.stringify({ chains: { 43113: chain } }));
 }
 
 const MULTICALL3_SOURCE = `

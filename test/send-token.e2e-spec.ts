@@ -142,7 +142,7 @@ describe('Send token on a local EVM', () => {
 
   it('refuses to boot on a chain file that is invalid or lacks the declared chain', async () => {
     const broken = writeChainFile({
-      [FUJI]: { name: 'No RPC', nativeCurrency: { symbol: 'AVAX', decimals: 18 } },
+      [FUJI]: { name: 'Bad RPC', rpcUrl: 'ftp://rpc.example', nativeCurrency: { symbol: 'AVAX' } },
     });
     await expect(
       createTestApp({ env: { CHAIN_CONFIG_FILE: broken }, actions: [SendTokenModule] }),
@@ -153,7 +153,7 @@ describe('Send token on a local EVM', () => {
     await expect(
       createTestApp({ env: { CHAIN_CONFIG_FILE: elsewhere }, actions: [SendTokenModule] }),
     ).rejects.toThrow(
-      'Action /api/send-token runs on chain 43113, which the chain configuration does not list',
+      'action "Send tokens" (/api/send-token): chain 43113 (Avalanche Fuji) is not in the chain configuration',
     );
   });
 

@@ -28,8 +28,10 @@ export interface ExecuteDynamicOptions {
   baseUrl: string;
   /** Wallet address of the user running the action. */
   userAddress?: string;
-  /** Chain the user runs the action from. */
-  sourceChain?: number;
+  /** Chain the user runs the action from: an id or a name the platform knows (`'fuji'`), sent as is. */
+  sourceChain?: number | string;
+  /** Destination chain of a cross-chain action, sent as is like `sourceChain`. */
+  destinationChain?: number | string;
   /** Defaults to the global `fetch`. */
   fetch?: FetchLike;
   /** Extra headers; the contract's own headers win over them. */

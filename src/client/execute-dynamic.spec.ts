@@ -99,6 +99,20 @@ describe('executeDynamic', () => {
       });
     });
 
+    it('sends chain names as they were given, destination included', async () => {
+      const { fetch, calls } = fakeFetch(envelope);
+      await executeDynamic(
+        dataAction,
+        {},
+        { baseUrl: 'http://h', sourceChain: ' Avalanche Fuji ', destinationChain: 'celo', fetch },
+      );
+      expect(calls[0].init.headers).toEqual({
+        'content-type': 'application/json',
+        'x-source-chain': ' Avalanche Fuji ',
+        'x-destination-chain': 'celo',
+      });
+    });
+
     it('returns a server error envelope unchanged, status included', async () => {
       const failure = { success: false, error: 'a is required', statusCode: 400 };
       const { fetch } = fakeFetch(failure, 400);
@@ -138,6 +152,19 @@ describe('executeDynamic', () => {
       expect(init.method).toBe('POST');
       expect(init.body).toBeUndefined();
       expect(init.headers).toEqual({ 'x-user-address': ADDRESS, 'x-wallet-address': ADDRESS });
+    });
+
+    it('puts chain names in the query as they were given', async () => {
+      const { fetch, calls } = fakeFetch(transaction);
+      await executeDynamic(
+        txAction,
+        {},
+        { baseUrl: 'http://h', sourceChain: 'fuji', destinationChain: 43114, fetch },
+      );
+      expect(Object.fromEntries(new URL(calls[0].url).searchParams)).toEqual({
+        chainId: 'fuji',
+        destinationChain: '43114',
+      });
     });
 
     it('sends no query string and no headers when there is nothing to send', async () => {

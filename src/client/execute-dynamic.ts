@@ -75,6 +75,9 @@ function dataRequest(
     'content-type': 'application/json',
     ...(options.userAddress !== undefined && { 'x-user-address': options.userAddress }),
     ...(options.sourceChain !== undefined && { 'x-source-chain': String(options.sourceChain) }),
+    ...(options.destinationChain !== undefined && {
+      'x-destination-chain': String(options.destinationChain),
+    }),
   });
   return {
     url: actionUrl(options.baseUrl, action.path),
@@ -99,6 +102,9 @@ function transactionRequest(
   // The context comes last so that a parameter of the same name cannot impersonate it.
   if (options.userAddress !== undefined) query.set('userAddress', options.userAddress);
   if (options.sourceChain !== undefined) query.set('chainId', String(options.sourceChain));
+  if (options.destinationChain !== undefined) {
+    query.set('destinationChain', String(options.destinationChain));
+  }
   const headers = withExtraHeaders(
     options.headers,
     options.userAddress === undefined

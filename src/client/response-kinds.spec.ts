@@ -14,6 +14,28 @@ describe('client response guards', () => {
     expect([isTransactionResponse(data), isDataResponse(data)]).toEqual([false, true]);
   });
 
+  const tx = { serializedTransaction: '0x02', chainId: 43113 };
+  it.each([
+    [{ destinationChainId: 43114 }, true],
+    [
+      {
+        destinationChainId: 43114,
+        destinationGasLimit: '300000',
+        destinationRecipient: '0x52908400098527886E0F7030069857D2E4169EE7',
+        estimatedBridgeFee: '1000000000000000',
+        destinationOperation: { functionName: 'deposit' },
+      },
+      true,
+    ],
+    [{}, false],
+    [{ destinationChainId: '43114' }, false],
+    [{ destinationChainId: 0 }, false],
+    [{ destinationChainId: 43114, destinationGasLimit: 300000 }, false],
+    [null, false],
+  ])('knows the crossChain block: %j passes is %s', (crossChain, expected) => {
+    expect(isTransactionResponse({ ...tx, crossChain })).toBe(expected);
+  });
+
   it.each([
     [{ error: 'amount is required', code: 'VALIDATION_ERROR' }, true],
     [{ error: 'boom', code: 'INTERNAL_ERROR', details: 'stack-free detail' }, true],

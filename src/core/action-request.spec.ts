@@ -90,7 +90,7 @@ describe('readActionRequest: context', () => {
         'x-chain-id': '2',
         'x-destination-chain': '10',
       },
-      query: { userAddress: OTHER, chainId: '3', destinationChain: '11' },
+      query: { userAddress: OTHER, chainId: '3', chain: 'celo', destinationChain: '11' },
       body: { context: { userAddress: OTHER, sourceChain: 4, destinationChain: 12 } },
     };
     const seen: unknown[] = [];
@@ -98,12 +98,14 @@ describe('readActionRequest: context', () => {
       [],
       ['x-user-address', 'x-source-chain', 'x-destination-chain'],
       ['x-wallet-address', 'x-chain-id'],
+      ['chainId', 'destinationChain'],
       ['query'],
     ];
     for (const drop of drops) {
       for (const name of drop) {
         if (name === 'query') sources.query = {};
-        else delete sources.headers?.[name];
+        else if (name.startsWith('x-')) delete sources.headers?.[name];
+        else delete sources.query?.[name];
       }
       const { userAddress, sourceChain, destinationChain } = read(sources).context;
       seen.push([userAddress, sourceChain, destinationChain]);
@@ -112,8 +114,18 @@ describe('readActionRequest: context', () => {
       [ADDRESS, 1, 10],
       [OTHER, 2, 11],
       [OTHER, 3, 11],
+      [OTHER, 42220, 12],
       [OTHER, 4, 12],
     ]);
+  });
+
+  it('skips a chain sent blank or as spaces and reads the next source', () => {
+    const { context } = read({
+      headers: { 'x-source-chain': '   ', 'x-chain-id': '', 'x-destination-chain': ' ' },
+      query: { chainId: '43113' },
+      body: { context: { destinationChain: 'avalanche' } },
+    });
+    expect([context.sourceChain, context.destinationChain]).toEqual([43113, 43114]);
   });
 
   it.each([
@@ -133,9 +145,54 @@ describe('readActionRequest: context', () => {
     ['abc', 'sourceChain', { query: { chainId: 'abc' } }],
     ['-1', 'sourceChain', { headers: { 'x-chain-id': '-1' } }],
     ['2.5 in the body', 'sourceChain', { body: { context: { sourceChain: 2.5 } } }],
+    ['0 in the body', 'sourceChain', { body: { context: { sourceChain: 0 } } }],
+    ['an object in the body', 'sourceChain', { body: { context: { sourceChain: { id: 1 } } } }],
     ['x', 'destinationChain', { headers: { 'x-destination-chain': 'x' } }],
-  ])('refuses the non-integer chain %s, naming %s', (_, name, fake: Fake) => {
+  ])('refuses the chain %s, naming %s', (_, name, fake: Fake) => {
     expect(failure(fake)).toMatchObject({ status: 400, names: [name] });
+  });
+
+  it.each([
+    ['fuji', 43113],
+    ['Avalanche Fuji', 43113],
+    ['  AVALANCHE FUJI TESTNET  ', 43113],
+    ['Ethereum Mainnet', 1],
+    ['ethereum', 1],
+    ['sepolia testnet', 11155111],
+    ['Avalanche C-Chain', 43114],
+    ['celo alfajores', 44787],
+    ['MantleSepoliaTestnet', 5003],
+    ['mantle mainnet', 5000],
+    ['baseSepolia', 84532],
+    ['Base Sepolia Testnet', 84532],
+    ['base', 8453],
+    ['Soshi', 3278],
+    [' 43113 ', 43113],
+  ])('reads the chain %j as chain %i wherever it is sent', (text, id) => {
+    const { context } = read({
+      headers: { 'x-chain-id': text },
+      query: {},
+      body: { context: { destinationChain: text } },
+    });
+    expect([context.sourceChain, context.destinationChain]).toEqual([id, id]);
+    expect(read({ query: { chain: text } }).context.sourceChain).toBe(id);
+  });
+
+  it('refuses an unknown chain name with a 400 that names it', () => {
+    expect(failure({ headers: { 'x-chain-id': 'narnia' } })).toEqual({
+      status: 400,
+      error: "sourceChain 'narnia' is not a known chain",
+      names: ['sourceChain'],
+    });
+    expect(failure({ query: { destinationChain: 'Base Goerli' } }).error).toBe(
+      "destinationChain 'Base Goerli' is not a known chain",
+    );
+  });
+
+  it('refuses a megabyte of chain text, quoting only its start', () => {
+    const huge = `fuji${'x'.repeat(1_000_000)}`;
+    const result = failure({ body: { context: { sourceChain: huge } } });
+    expect(result.error).toBe(`sourceChain '${huge.slice(0, 40)}…' is not a known chain`);
   });
 
   it('reports a bad address and a bad chain together', () => {

@@ -1,5 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { MAX_CHAIN_TEXT, readChainValue } from '../chains/chain-names';
 import type { RequestContext } from './action.types';
 import { ActionException, invalidParams, type ParamProblem } from './action.exception';
 import { readAddress } from './address';
@@ -28,6 +29,14 @@ function first(...values: unknown[]): unknown {
   return values.find(present);
 }
 
+/** A chain sent as spaces is no chain: the next source is read (short text only is trimmed). */
+const blank = (value: unknown): boolean =>
+  typeof value === 'string' && value.length <= MAX_CHAIN_TEXT && value.trim() === '';
+
+function firstChain(...values: unknown[]): unknown {
+  return values.find((value) => present(value) && !blank(value));
+}
+
 function readBody(body: unknown): { params: Bag; context?: Bag } {
   // No body (or an empty one) is `undefined`; a literal JSON `null` is a non-object body.
   if (body === undefined) return { params: {} };
@@ -48,12 +57,22 @@ function readUser(value: unknown, problems: ParamProblem[]): RequestContext['use
   return undefined;
 }
 
+/** How much of an unknown chain name an error quotes. */
+const QUOTED = 40;
+
+/** An id or a known name becomes the id; anything else is a 400 naming the field (and the name). */
 function readChain(name: string, value: unknown, problems: ParamProblem[]): number | undefined {
-  if (!present(value)) return undefined;
-  const text = typeof value === 'string' && value.length <= 32 ? value.trim() : undefined;
-  const chain = text !== undefined && /^\d{1,16}$/.test(text) ? Number(text) : value;
-  if (Number.isSafeInteger(chain) && (chain as number) > 0) return chain as number;
-  problems.push({ name, message: `${name} must be a valid chain id` });
+  const reading = readChainValue(value);
+  if (reading.ok) return reading.chainId;
+  if (reading.problem === 'unknown-name') {
+    const text = String(value);
+    const quoted = text.length > QUOTED ? `${text.slice(0, QUOTED)}…` : text;
+    problems.push({ name, message: `${name} '${quoted}' is not a known chain`, value });
+  } else if (reading.problem === 'not-an-id') {
+    problems.push({ name, message: `${name} must be a valid chain id` });
+  } else {
+    problems.push({ name, message: `${name} must be a chain id or a chain name` });
+  }
   return undefined;
 }
 
@@ -75,17 +94,18 @@ function parse(req: FastifyRequest): ActionRequest {
     ),
     sourceChain: readChain(
       'sourceChain',
-      first(
+      firstChain(
         header('x-source-chain'),
         header('x-chain-id'),
         own(query, 'chainId'),
+        own(query, 'chain'),
         own(bodyContext, 'sourceChain'),
       ),
       problems,
     ),
     destinationChain: readChain(
       'destinationChain',
-      first(
+      firstChain(
         header('x-destination-chain'),
         own(query, 'destinationChain'),
         own(bodyContext, 'destinationChain'),

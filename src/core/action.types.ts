@@ -149,11 +149,24 @@ export interface DynamicActionDataResponse<T = unknown> {
   metadata?: Partial<ResponseMetadata>;
 }
 
+/** The platform's optional `crossChain` block of a transaction that continues on another chain. */
+export interface CrossChainInfo {
+  destinationChainId: number;
+  /** Decimal text: gas limits and fees may exceed 2^53. */
+  destinationGasLimit?: string;
+  destinationRecipient?: string;
+  estimatedBridgeFee?: string;
+  /** What runs on the destination chain, as the action describes it. */
+  destinationOperation?: unknown;
+}
+
 export interface ExecutionResponse {
   serializedTransaction: string;
   chainId: number;
   abi?: readonly unknown[];
   params?: { functionName: string; args: Record<string, unknown> };
+  /** Filled by the kit for an action that declares `chains.destination`. */
+  crossChain?: CrossChainInfo;
 }
 
 export interface TransactionErrorBody {

@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
 import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
+import { ChainsModule } from '../chains/chains.module';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { CACHE_CONFIG, type CacheConfig, loadCacheConfig } from '../config/cache.config';
 import { ENV, type Env } from '../config/env';
@@ -15,6 +16,7 @@ import {
 import { ActionExceptionFilter } from './action-exception.filter';
 import { ActionRegistry } from './action.registry';
 import { CacheStore } from './cache/cache.store';
+import { ChainGuard } from './chain.guard';
 import { createCacheStore } from './cache/cache-store.factory';
 import { ResultCache } from './cache/result-cache';
 import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
@@ -37,7 +39,7 @@ import { UploadBodyGuard } from './uploads/upload-body.guard';
 /**
  * The contract kit: every cross-cutting piece is registered here, once, for every action.
  * Guards run in the order listed: origin (403), rate limits (429), reading a multipart body (413),
- * then the request's shape (400).
+ * the request's shape (400), then its chains (400 UNSUPPORTED_CHAIN).
  */
 @Global()
 @Module({})
@@ -52,6 +54,7 @@ export class CoreModule {
       module: CoreModule,
       imports: [
         DiscoveryModule,
+        ChainsModule,
         ThrottlerModule.forRootAsync({
           inject: [THROTTLE_CONFIG, THROTTLER_STORE],
           useFactory: throttlerOptions,
@@ -93,6 +96,7 @@ export class CoreModule {
         { provide: APP_GUARD, useClass: ActionThrottlerGuard },
         { provide: APP_GUARD, useClass: UploadBodyGuard },
         { provide: APP_GUARD, useClass: UserContextGuard },
+        { provide: APP_GUARD, useClass: ChainGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: ActionExceptionFilter },
       ],

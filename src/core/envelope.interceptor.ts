@@ -9,7 +9,8 @@ import type {
   DynamicActionDataResponse,
   ExecutionResponse,
 } from './action.types';
-import { isExecutionResponse } from './response-guards';
+import { readActionRequest } from './action-request';
+import { hasTransactionShape, isExecutionResponse } from './response-guards';
 import { responseMetadata } from './response-metadata';
 
 /**
@@ -34,7 +35,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
         .handle()
         .pipe(map((result: unknown) => this.envelope(declaration, req, reply, result)));
     }
-    return next.handle().pipe(map((result: unknown) => this.transaction(declaration, result)));
+    return next.handle().pipe(map((result: unknown) => this.transaction(declaration, req, result)));
   }
 
   private envelope(
@@ -44,7 +45,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
     result: unknown,
   ): DynamicActionDataResponse {
     const { data, message, metadata } = (result ?? {}) as ActionResult;
-    if (isExecutionResponse(data) || isExecutionResponse(result)) {
+    if (hasTransactionShape(data) || hasTransactionShape(result)) {
       throw this.modeError(declaration, 'a data-mode handler returned a transaction');
     }
     return {
@@ -56,14 +57,38 @@ export class EnvelopeInterceptor implements NestInterceptor {
     };
   }
 
-  private transaction(declaration: ActionDeclaration, result: unknown): ExecutionResponse {
-    if (!isExecutionResponse(result)) {
+  private transaction(
+    declaration: ActionDeclaration,
+    req: FastifyRequest,
+    result: unknown,
+  ): ExecutionResponse {
+    const answer = this.withDestination(declaration, req, result);
+    if (!isExecutionResponse(answer)) {
       throw this.modeError(
         declaration,
         'a transaction-mode handler returned something other than a transaction',
       );
     }
-    return result;
+    return answer;
+  }
+
+  /** A cross-chain action's answer names its destination chain, as the platform reads it. */
+  private withDestination(
+    declaration: ActionDeclaration,
+    req: FastifyRequest,
+    result: unknown,
+  ): unknown {
+    const destination = declaration.chains.destination;
+    if (destination === undefined || !hasTransactionShape(result)) return result;
+    const { crossChain } = result as { crossChain?: unknown };
+    if (crossChain !== undefined && (typeof crossChain !== 'object' || crossChain === null)) {
+      return result;
+    }
+    const requested = readActionRequest(req).context.destinationChain;
+    return {
+      ...(result as ExecutionResponse),
+      crossChain: { destinationChainId: requested ?? destination, ...crossChain },
+    };
   }
 
   /** A programming error: the exception filter answers 500 and logs it with the path. */

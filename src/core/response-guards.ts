@@ -1,14 +1,37 @@
-import type { DynamicActionDataResponse, ExecutionResponse } from './action.types';
+import type { CrossChainInfo, DynamicActionDataResponse, ExecutionResponse } from './action.types';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A transaction-mode answer: a serialized transaction and the chain it runs on. */
-export function isExecutionResponse(value: unknown): value is ExecutionResponse {
+const optionalText = (value: unknown): boolean => value === undefined || typeof value === 'string';
+
+/** The platform's `crossChain` block: a destination chain id and, optionally, text details. */
+export function isCrossChainInfo(value: unknown): value is CrossChainInfo {
+  return (
+    isObject(value) &&
+    Number.isSafeInteger(value.destinationChainId) &&
+    (value.destinationChainId as number) > 0 &&
+    optionalText(value.destinationGasLimit) &&
+    optionalText(value.destinationRecipient) &&
+    optionalText(value.estimatedBridgeFee)
+  );
+}
+
+/** Anything carrying a serialized transaction and a chain id, well formed or not. */
+export function hasTransactionShape(value: unknown): boolean {
   return (
     isObject(value) &&
     typeof value.serializedTransaction === 'string' &&
     Number.isInteger(value.chainId)
+  );
+}
+
+/** A transaction-mode answer: a serialized transaction, its chain and an optional crossChain. */
+export function isExecutionResponse(value: unknown): value is ExecutionResponse {
+  return (
+    hasTransactionShape(value) &&
+    ((value as ExecutionResponse).crossChain === undefined ||
+      isCrossChainInfo((value as ExecutionResponse).crossChain))
   );
 }
 

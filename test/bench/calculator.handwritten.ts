@@ -125,7 +125,7 @@ export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
   'access-control-allow-headers':
-    'Content-Type, x-user-address, x-wallet-address, x-source-chain, x-chain-id, x-destination-chain, x-request-id',
+    'Content-Type, x-user-address, x-wallet-address, x-source-chain, x-chain-id, x-destination-chain, x-request-id, x-sherry-proxy, x-sherry-version, x-timestamp, x-sdk-version',
   'access-control-expose-headers':
     'x-request-id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
 };

@@ -46,7 +46,11 @@ const contextHeaders = fc.record({
     undefined,
     { header: 'x-source-chain', value: '43113', bad: false },
     { header: 'x-chain-id', value: '1.5', bad: true },
-    { header: 'x-source-chain', value: 'fuji', bad: true },
+    { header: 'x-source-chain', value: 'fuji', bad: false },
+    { header: 'x-chain-id', value: ' Avalanche Fuji Testnet ', bad: false },
+    { header: 'x-source-chain', value: 'narnia', bad: true },
+    // Known to the platform, declared by no shipped action: UNSUPPORTED_CHAIN.
+    { header: 'x-chain-id', value: 'ethereum', bad: true },
   ),
 });
 

@@ -11,15 +11,14 @@ import {
   parseTransaction,
   type PublicClient,
 } from 'viem';
-import { loadChainsConfig, loadTransactionConfig } from '../../config/chains.config';
+import { loadTransactionConfig } from '../../config/chains.config';
 import type { RequestContext } from '../../core';
 import { ChainRpc, TransactionBuilder } from '../../core/transaction';
 import type { BestSwapParams } from './best-swap.action';
 import { BestSwapService, DEADLINE_SECONDS } from './best-swap.service';
 import { SWAP_EXACT_TOKENS_FOR_TOKENS } from './uniswap-v2.abi';
 import { refusal } from '../../../test/action-refusal';
-import { loadExternalConfig } from '../../config/external.config';
-import { UpstreamBounds } from '../../core/http/upstream-bounds';
+import { chainsUnderTest } from '../../../test/chain-registry.helper';
 
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
 // USDC sorts below WAVAX, so V2 pairs hold USDC as token0: reserves are [usdc, wavax].
@@ -83,15 +82,13 @@ class FakeRpc extends ChainRpc {
 }
 
 function setup(reserves: Reserves): BestSwapService {
-  const chains = loadChainsConfig({ CHAIN_CONFIG_FILE: file });
-  const rpc = new FakeRpc(chains, new UpstreamBounds(loadExternalConfig({})));
+  const { registry, rpc } = chainsUnderTest({ CHAIN_CONFIG_FILE: file }, FakeRpc);
   rpc.reserves = reserves;
-  const service = new BestSwapService(
-    new TransactionBuilder(chains, loadTransactionConfig({}), rpc),
+  return new BestSwapService(
+    registry,
+    new TransactionBuilder(registry, loadTransactionConfig({}), rpc),
     rpc,
   );
-  service.onModuleInit();
-  return service;
 }
 
 const MARKET: Reserves = {

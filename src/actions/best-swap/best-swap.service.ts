@@ -1,6 +1,7 @@
-import { HttpStatus, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import type { Address } from 'viem';
-import type { ChainInfo, PoolInfo, TokenInfo } from '../../config/chains.config';
+import { ChainRegistry } from '../../chains';
+import type { ChainInfo, PoolInfo, TokenInfo } from '../../chains';
 import { ActionException, type ExecutionResponse, type RequestContext } from '../../core';
 import {
   ChainRpc,
@@ -24,22 +25,19 @@ export const DEADLINE_SECONDS = 20 * 60;
  * with `amountOutMin` from the slippage, the user as recipient and a deadline.
  */
 @Injectable()
-export class BestSwapService implements OnModuleInit {
+export class BestSwapService {
   private readonly logger = new Logger(BestSwapService.name);
 
   constructor(
+    private readonly chains: ChainRegistry,
     private readonly builder: TransactionBuilder,
     private readonly rpc: ChainRpc,
   ) {}
 
-  onModuleInit(): void {
-    this.builder.assertConfigured(bestSwapAction);
-  }
-
   async build(params: BestSwapParams, context: RequestContext): Promise<ExecutionResponse> {
     const user = context.userAddress;
     if (!user) throw new Error('best-swap runs only with a user address (requiresUser)');
-    const chain = this.builder.chainFor(bestSwapAction, context);
+    const chain = this.chains.forRequest(bestSwapAction, context);
     const tokenIn = this.erc20(chain, params.tokenIn, 'tokenIn');
     const tokenOut = this.erc20(chain, params.tokenOut, 'tokenOut');
     if (tokenIn.symbol === tokenOut.symbol) {
@@ -101,7 +99,7 @@ export class BestSwapService implements OnModuleInit {
   }
 
   private erc20(chain: ChainInfo, symbol: string, param: string): TokenInfo & { address: Address } {
-    const token = this.builder.token(chain, symbol, param);
+    const token = this.chains.token(chain, symbol, param);
     if (token.native || !token.address) {
       throw new ActionException(
         HttpStatus.BAD_REQUEST,

@@ -4,16 +4,15 @@ import { join } from 'node:path';
 import { decodeFunctionData, parseTransaction } from 'viem';
 import { refusal } from '../../../test/action-refusal';
 import { png } from '../../../test/uploads/sample-files';
-import { loadChainsConfig, loadTransactionConfig } from '../../config/chains.config';
+import { chainsUnderTest } from '../../../test/chain-registry.helper';
+import { loadTransactionConfig } from '../../config/chains.config';
 import type { RequestContext, UploadedImage } from '../../core';
-import { ChainRpc, TransactionBuilder } from '../../core/transaction';
+import { TransactionBuilder } from '../../core/transaction';
 import { sniffFile } from '../../core/uploads/file-sniffer';
 import { ERC721_SAFE_MINT } from './erc721-mint.abi';
 import type { MintNftParams } from './mint-nft.action';
 import { MintNftService } from './mint-nft.service';
 import { ContentStore, type StoredContent } from './storage/content-store';
-import { loadExternalConfig } from '../../config/external.config';
-import { UpstreamBounds } from '../../core/http/upstream-bounds';
 
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
 const FRIEND = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
@@ -50,14 +49,10 @@ function service(nftCollection?: string): { mint: MintNftService; store: MemoryS
     file,
     JSON.stringify({ chains: { 43113: { ...fuji, ...(nftCollection && { nftCollection }) } } }),
   );
-  const chains = loadChainsConfig({ CHAIN_CONFIG_FILE: file });
-  const builder = new TransactionBuilder(
-    chains,
-    loadTransactionConfig({}),
-    new ChainRpc(chains, new UpstreamBounds(loadExternalConfig({}))),
-  );
+  const { registry, rpc } = chainsUnderTest({ CHAIN_CONFIG_FILE: file });
+  const builder = new TransactionBuilder(registry, loadTransactionConfig({}), rpc);
   const store = new MemoryStore();
-  const mint = new MintNftService(builder, store, chains);
+  const mint = new MintNftService(builder, store, registry);
   mint.onModuleInit();
   return { mint, store };
 }

@@ -1,6 +1,7 @@
-import { HttpStatus, Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { HttpStatus, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Address } from 'viem';
-import { CHAINS_CONFIG, type ChainInfo, type ChainsConfig } from '../../config/chains.config';
+import { ChainRegistry } from '../../chains';
+import type { ChainInfo } from '../../config/chains.config';
 import { ActionException, type ExecutionResponse, type RequestContext } from '../../core';
 import { TransactionBuilder } from '../../core/transaction';
 import { ERC721_SAFE_MINT } from './erc721-mint.abi';
@@ -25,13 +26,12 @@ export class MintNftService implements OnModuleInit {
   constructor(
     private readonly builder: TransactionBuilder,
     private readonly store: ContentStore,
-    @Inject(CHAINS_CONFIG) private readonly chains: ChainsConfig,
+    private readonly chains: ChainRegistry,
   ) {}
 
   /** A missing collection is the operator's to fix, not a reason to keep every other action down. */
   onModuleInit(): void {
-    this.builder.assertConfigured(mintNftAction);
-    const chain = this.chains.chains.get(mintNftAction.chains.source);
+    const chain = this.chains.get(mintNftAction.chains.source);
     if (chain && !chain.nftCollection)
       this.logger.warn(`No nftCollection for chain ${chain.chainId}: /api/mint-nft answers 503`);
   }
@@ -41,7 +41,7 @@ export class MintNftService implements OnModuleInit {
     context: RequestContext,
     baseUrl: string,
   ): Promise<ExecutionResponse> {
-    const chain = this.builder.chainFor(mintNftAction, context);
+    const chain = this.chains.forRequest(mintNftAction, context);
     const collection = collectionOf(chain);
     const to = (recipient ?? context.userAddress) as Address;
     const imageUri = this.store.uri(await this.store.put(image.bytes, image.mimeType), baseUrl);

@@ -17,12 +17,8 @@ export class PortfolioController {
   @RunAction()
   run(
     @ActionParams() { timeframe }: PortfolioParams,
-    @ActionContext() { userAddress, sourceChain }: RequestContext,
+    @ActionContext() context: RequestContext,
   ): Promise<ActionResult<Portfolio>> {
-    return this.portfolio.analyse(
-      userAddress!,
-      timeframe,
-      sourceChain ?? portfolioAction.chains.source,
-    );
+    return this.portfolio.analyse(context.userAddress!, timeframe, context);
   }
 }

@@ -1,6 +1,12 @@
 import { HttpStatus, Logger } from '@nestjs/common';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Address, HttpRequestError, parseUnits, TimeoutError } from 'viem';
-import { ActionException } from '../../core';
+import { chainsUnderTest } from '../../../test/chain-registry.helper';
+import type { ChainInfo } from '../../chains';
+import { ActionException, type RequestContext } from '../../core';
+import { ChainRpc } from '../../core/transaction';
 import type { BlockHeader } from './block-at-time';
 import {
   type Balances,
@@ -8,7 +14,6 @@ import {
   type TokenMetadata,
   TokenReadError,
 } from './chain-reader';
-import type { PortfolioChain, PortfolioChains } from './portfolio-chains';
 import { PortfolioService } from './portfolio.service';
 import type { PriceClient, PriceQuote } from './price.client';
 
@@ -17,12 +22,21 @@ const TOKEN: Address = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const DAY = 86_400;
 const NOW = 1_800_000_000;
 
-const CHAIN: PortfolioChain = {
-  chainId: 31337,
-  name: 'Testnet',
-  native: { symbol: 'ETH', decimals: 18, priceId: 'ethereum' },
-  tokens: [{ address: TOKEN, symbol: 'CFG', decimals: 6, priceId: 'test-token' }],
-};
+/** The declared chain (Fuji), as a chain file describes it to the portfolio. */
+const CHAIN_FILE = join(mkdtempSync(join(tmpdir(), 'portfolio-')), 'chains.json');
+writeFileSync(
+  CHAIN_FILE,
+  JSON.stringify({
+    chains: {
+      43113: {
+        name: 'Testnet',
+        rpcUrl: 'https://rpc.example.com/key/SECRET',
+        nativeCurrency: { symbol: 'ETH', decimals: 18, priceId: 'ethereum' },
+        tokens: { CFG: { address: TOKEN, decimals: 6, priceId: 'test-token' } },
+      },
+    },
+  }),
+);
 
 /** Blocks one hour apart over 40 days; balances change at known blocks. */
 class FakeReader implements ChainReader {
@@ -75,14 +89,30 @@ class FakePrices {
 }
 
 /** The RPC's own failure text is the shared ChainRpc's business: here, a marker that it was used. */
-const fakeChains = (reader: ChainReader): PortfolioChains =>
-  ({
-    get: () => ({ chain: CHAIN, reader }),
-    failure: (chainId: number, error: unknown) =>
-      new ActionException(HttpStatus.INTERNAL_SERVER_ERROR, `chain ${chainId} failed`, {
-        data: { cause: (error as Error).name },
-      }),
-  }) as unknown as PortfolioChains;
+class MarkedRpc extends ChainRpc {
+  override failure(chain: ChainInfo, _what: string, error: unknown): ActionException {
+    return new ActionException(HttpStatus.INTERNAL_SERVER_ERROR, `chain ${chain.chainId} failed`, {
+      data: { cause: (error as Error).name },
+    });
+  }
+}
+
+/** The service over the test's reader instead of one that calls a node. */
+class ServiceUnderTest extends PortfolioService {
+  constructor(
+    private readonly reader: ChainReader,
+    prices: FakePrices,
+  ) {
+    const { registry, rpc } = chainsUnderTest({ CHAIN_CONFIG_FILE: CHAIN_FILE }, MarkedRpc);
+    super(registry, rpc, prices as unknown as PriceClient);
+  }
+
+  protected override readerFor(): ChainReader {
+    return this.reader;
+  }
+}
+
+const ON_FUJI: RequestContext = { requestId: 'r', sourceChain: 43113 };
 
 describe('PortfolioService', () => {
   let reader: FakeReader;
@@ -95,14 +125,14 @@ describe('PortfolioService', () => {
   beforeEach(() => {
     reader = new FakeReader();
     prices = new FakePrices();
-    service = new PortfolioService(fakeChains(reader), prices as unknown as PriceClient);
+    service = new ServiceUnderTest(reader, prices);
   });
 
   it('compares the balances at the start of the period with those now', async () => {
-    const { data, message } = await service.analyse(USER, '7d', 31337);
+    const { data, message } = await service.analyse(USER, '7d', ON_FUJI);
     expect(data).toMatchObject({
       address: USER,
-      chainId: 31337,
+      chainId: 43113,
       chain: 'Testnet',
       timeframe: '7d',
       from: { block: 33 * 24, timestamp: new Date((NOW - 7 * DAY) * 1000).toISOString() },
@@ -135,7 +165,7 @@ describe('PortfolioService', () => {
   });
 
   it('reaches back 30 days for 30d', async () => {
-    const { data } = await service.analyse(USER, '30d', 31337);
+    const { data } = await service.analyse(USER, '30d', ON_FUJI);
     expect(data?.from.block).toBe(10 * 24);
     expect(data?.holdings[0]).toMatchObject({
       balanceThen: '3',
@@ -146,7 +176,7 @@ describe('PortfolioService', () => {
 
   it('adds values and shares when prices are known', async () => {
     prices.quote = { prices: { ethereum: 1000, 'test-token': 2 }, cached: true };
-    const { data, message, metadata } = await service.analyse(USER, '24h', 31337);
+    const { data, message, metadata } = await service.analyse(USER, '24h', ON_FUJI);
     expect(prices.asked).toEqual([['ethereum', 'test-token']]);
     expect(data?.holdings.map((h) => [h.valueUsd, h.share])).toEqual([
       [2000, 86.92],
@@ -159,14 +189,14 @@ describe('PortfolioService', () => {
 
   it('names the holdings the price API does not know', async () => {
     prices.quote = { prices: { ethereum: 1000 }, cached: false };
-    const { data, message } = await service.analyse(USER, '24h', 31337);
+    const { data, message } = await service.analyse(USER, '24h', ON_FUJI);
     expect(data?.holdings.map((h) => h.share)).toEqual([100, null]);
     expect(message).toMatch(/worth \$2,000\.00 .*No price for TST\.$/);
   });
 
   it('reads one block when the chain is younger than the period', async () => {
     reader.head = 0n;
-    const { data } = await service.analyse(USER, '24h', 31337);
+    const { data } = await service.analyse(USER, '24h', ON_FUJI);
     expect(data?.from).toEqual(data?.to);
     expect(data?.from.block).toBe(0);
     expect(reader.balanceBlocks).toEqual([0n]);
@@ -174,7 +204,7 @@ describe('PortfolioService', () => {
 
   it("falls back to the chain file's symbol and decimals for a token that does not say them", async () => {
     reader.metadata = {};
-    const { data } = await service.analyse(USER, '24h', 31337);
+    const { data } = await service.analyse(USER, '24h', ON_FUJI);
     expect(data?.holdings[1]).toMatchObject({ symbol: 'CFG', decimals: 6, balanceNow: '150.5' });
   });
 
@@ -187,18 +217,18 @@ describe('PortfolioService', () => {
     ['a token that does not answer balanceOf', new TokenReadError(TOKEN)],
   ])('answers the shared chain failure on %s', async (_case, failure) => {
     reader.failure = failure;
-    const error = await service.analyse(USER, '7d', 31337).then(
+    const error = await service.analyse(USER, '7d', ON_FUJI).then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ActionException);
-    expect((error as ActionException).error).toBe('chain 31337 failed');
+    expect((error as ActionException).error).toBe('chain 43113 failed');
     expect((error as ActionException).details.data).toEqual({ cause: failure.name });
   });
 
   it('lets a programming error propagate', async () => {
     const bug = new TypeError('bug');
     reader.failure = bug;
-    await expect(service.analyse(USER, '7d', 31337)).rejects.toBe(bug);
+    await expect(service.analyse(USER, '7d', ON_FUJI)).rejects.toBe(bug);
   });
 });

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { type Address, BaseError } from 'viem';
-import type { ActionResult } from '../../core';
+import { type ChainInfo, ChainRegistry } from '../../chains';
+import type { ActionResult, RequestContext } from '../../core';
+import { ChainRpc } from '../../core/transaction';
 import { findBlockAtTime, type BlockHeader } from './block-at-time';
-import { type ChainReader, TokenReadError } from './chain-reader';
-import { type PortfolioChain, PortfolioChains } from './portfolio-chains';
+import { type ChainReader, TokenReadError, ViemChainReader } from './chain-reader';
+import { type PortfolioChain, toPortfolioChain } from './portfolio-chain';
 import { analyseHoldings, type Holding, type HoldingReading } from './portfolio-analysis';
-import { TIMEFRAMES, type Timeframe } from './portfolio.action';
+import { portfolioAction, TIMEFRAMES, type Timeframe } from './portfolio.action';
 import { PriceClient } from './price.client';
 
 export interface BlockRef {
@@ -42,19 +44,26 @@ interface Snapshot {
  */
 @Injectable()
 export class PortfolioService {
+  /** One reader per chain: each remembers whether Multicall3 is deployed there. */
+  private readonly readers = new Map<number, ChainReader>();
+
   constructor(
-    private readonly chains: PortfolioChains,
+    private readonly chains: ChainRegistry,
+    private readonly rpc: ChainRpc,
     private readonly prices: PriceClient,
   ) {}
 
+  /** On the request's chain, or the declared one; the registry refuses any other (400). */
   async analyse(
     owner: Address,
     timeframe: Timeframe,
-    chainId: number,
+    context: RequestContext,
   ): Promise<ActionResult<Portfolio>> {
-    const { chain, reader } = this.chains.get(chainId);
+    const info = this.chains.forRequest(portfolioAction, context);
+    const chain = toPortfolioChain(info);
+    const reader = this.readerFor(info);
     const [snapshot, quote] = await Promise.all([
-      this.onChain(chain, () => readSnapshot(reader, chain, owner, TIMEFRAMES[timeframe])),
+      this.onChain(info, () => readSnapshot(reader, chain, owner, TIMEFRAMES[timeframe])),
       this.prices.usd(priceIds(chain)),
     ]);
     const totals = analyseHoldings(snapshot.readings, quote?.prices);
@@ -77,13 +86,25 @@ export class PortfolioService {
     };
   }
 
-  /** viem's messages carry the RPC URL (often with a key in it): they never reach the user. */
-  private async onChain<T>(chain: PortfolioChain, run: () => Promise<T>): Promise<T> {
+  protected readerFor(info: ChainInfo): ChainReader {
+    let reader = this.readers.get(info.chainId);
+    if (!reader) {
+      reader = new ViemChainReader(this.chains.client(info));
+      this.readers.set(info.chainId, reader);
+    }
+    return reader;
+  }
+
+  /**
+   * viem's messages carry the RPC URL (often with a key in it): they never reach the user; the
+   * shared ChainRpc turns them into the 500 every action shows for a failing node.
+   */
+  private async onChain<T>(info: ChainInfo, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (error) {
       if (error instanceof BaseError || error instanceof TokenReadError) {
-        throw this.chains.failure(chain.chainId, error);
+        throw this.rpc.failure(info, 'Portfolio read', error);
       }
       throw error;
     }

@@ -1,28 +1,23 @@
 import { decodeFunctionData, parseTransaction } from 'viem';
-import { loadChainsConfig, loadTransactionConfig } from '../../config/chains.config';
+import { loadTransactionConfig } from '../../config/chains.config';
 import type { RequestContext } from '../../core';
-import { ChainRpc, TransactionBuilder } from '../../core/transaction';
+import { TransactionBuilder } from '../../core/transaction';
 import { ERC20_TRANSFER } from './erc20.abi';
 import type { SendTokenParams } from './send-token.action';
 import { SendTokenService } from './send-token.service';
 import { refusal } from '../../../test/action-refusal';
-import { loadExternalConfig } from '../../config/external.config';
-import { UpstreamBounds } from '../../core/http/upstream-bounds';
+import { chainsUnderTest } from '../../../test/chain-registry.helper';
 
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
 const RECIPIENT = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
 const FUJI_USDC = '0x5425890298aed601595a70AB815c96711a31Bc65';
 
 function service(): SendTokenService {
-  const chains = loadChainsConfig({});
-  const builder = new TransactionBuilder(
-    chains,
-    loadTransactionConfig({}),
-    new ChainRpc(chains, new UpstreamBounds(loadExternalConfig({}))),
+  const { registry, rpc } = chainsUnderTest();
+  return new SendTokenService(
+    registry,
+    new TransactionBuilder(registry, loadTransactionConfig({}), rpc),
   );
-  const sendToken = new SendTokenService(builder);
-  sendToken.onModuleInit();
-  return sendToken;
 }
 
 const context = (sourceChain?: number): RequestContext => ({

@@ -1,4 +1,5 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { ChainRegistry } from '../../chains';
 import type { ExecutionResponse, RequestContext } from '../../core';
 import { fromBaseUnits, toBaseUnits, TransactionBuilder } from '../../core/transaction';
 import { ERC20_TRANSFER } from './erc20.abi';
@@ -6,19 +7,18 @@ import { sendTokenAction, type SendTokenParams } from './send-token.action';
 
 /** Native coin: a plain value transfer; ERC-20: `transfer(recipient, amount)` on the token. */
 @Injectable()
-export class SendTokenService implements OnModuleInit {
-  constructor(private readonly builder: TransactionBuilder) {}
-
-  onModuleInit(): void {
-    this.builder.assertConfigured(sendTokenAction);
-  }
+export class SendTokenService {
+  constructor(
+    private readonly chains: ChainRegistry,
+    private readonly builder: TransactionBuilder,
+  ) {}
 
   build(
     { token: symbol, recipient, amount }: SendTokenParams,
     context: RequestContext,
   ): Promise<ExecutionResponse> {
-    const chain = this.builder.chainFor(sendTokenAction, context);
-    const token = this.builder.token(chain, symbol, 'token');
+    const chain = this.chains.forRequest(sendTokenAction, context);
+    const token = this.chains.token(chain, symbol, 'token');
     const units = toBaseUnits(amount, { param: 'amount', ...token });
     const shown = { token: token.symbol, amount: fromBaseUnits(units, token.decimals) };
     const common = { chainId: chain.chainId, from: context.userAddress };

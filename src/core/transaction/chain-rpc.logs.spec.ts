@@ -6,7 +6,7 @@ import { UpstreamBounds } from '../http/upstream-bounds';
 import { ChainRpc } from './chain-rpc';
 
 const CHAIN = { chainId: 43113, name: 'Fuji' } as ChainInfo;
-const CONFIG: ChainsConfig = { chains: new Map(), timeoutMs: 1000 };
+const CONFIG: ChainsConfig = { chains: new Map(), developmentOnly: [], timeoutMs: 1000 };
 
 describe('ChainRpc failure logs', () => {
   let warn: jest.SpyInstance;

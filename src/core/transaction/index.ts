@@ -7,7 +7,12 @@ export {
   type PoolQuote,
   type PoolReserves,
 } from './constant-product';
-export { TransactionBuilder, type ContractCall, type TransactionSpec } from './transaction-builder';
+export {
+  TransactionBuilder,
+  type ContractCall,
+  type CrossChainSpec,
+  type TransactionSpec,
+} from './transaction-builder';
 export { TransactionModule } from './transaction.module';
 export {
   displayValue,

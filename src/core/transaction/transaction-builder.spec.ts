@@ -8,19 +8,12 @@ import {
   type PublicClient,
   TimeoutError,
 } from 'viem';
-import {
-  type ChainInfo,
-  type ChainsConfig,
-  loadChainsConfig,
-  type TransactionConfig,
-} from '../../config/chains.config';
-import type { ActionDeclaration } from '../action.types';
+import type { TransactionConfig } from '../../config/chains.config';
 import { ChainRpc } from './chain-rpc';
 import { TransactionBuilder } from './transaction-builder';
 import { fromWagmiJson } from './tx-serialization';
 import { refusal } from '../../../test/action-refusal';
-import { loadExternalConfig } from '../../config/external.config';
-import { UpstreamBounds } from '../http/upstream-bounds';
+import { chainsUnderTest } from '../../../test/chain-registry.helper';
 
 const TRANSFER = parseAbiItem('function transfer(address to, uint256 value) returns (bool)');
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -47,63 +40,14 @@ class FakeRpc extends ChainRpc {
   }
 }
 
-const chains: ChainsConfig = loadChainsConfig({});
-const action = (chainsOf: ActionDeclaration['chains']): ActionDeclaration => ({
-  label: 'Test',
-  path: '/api/test',
-  chains: chainsOf,
-  miniApp: { id: 'test', title: 'Test', description: 'Test' },
-});
-
 function builder(config: Partial<TransactionConfig> = {}): {
   builder: TransactionBuilder;
   rpc: FakeRpc;
 } {
-  const rpc = new FakeRpc(chains, new UpstreamBounds(loadExternalConfig({})));
+  const { registry, rpc } = chainsUnderTest({}, FakeRpc);
   const full: TransactionConfig = { serialization: 'rlp', fill: 'none', ...config };
-  return { builder: new TransactionBuilder(chains, full, rpc), rpc };
+  return { builder: new TransactionBuilder(registry, full, rpc), rpc };
 }
-
-describe('TransactionBuilder.chainFor', () => {
-  const { builder: b } = builder();
-  const context = (sourceChain?: number) => ({ requestId: 'r', sourceChain });
-
-  it("uses the action's source chain when the request names none", () => {
-    expect(b.chainFor(action({ source: 43113 }), context()).chainId).toBe(43113);
-  });
-
-  it('accepts the declared source or destination chain', () => {
-    const crossChain = action({ source: 43113, destination: 31337 });
-    expect(b.chainFor(crossChain, context(31337)).chainId).toBe(31337);
-    expect(b.chainFor(crossChain, context(43113)).chainId).toBe(43113);
-  });
-
-  it('refuses another chain with a 400 naming it and the chains it may use', async () => {
-    const error = await refusal(() => b.chainFor(action({ source: 43113 }), context(31337)));
-    expect(error.getStatus()).toBe(400);
-    expect(error.error).toBe('Chain 31337 is not supported by this action (sourceChain: 43113)');
-    expect(error.details.code).toBe('UNSUPPORTED_CHAIN');
-  });
-
-  it('stops the boot for an action on a chain the configuration lacks', () => {
-    expect(() => b.assertConfigured(action({ source: 43113, destination: 1 }))).toThrow(
-      'Action /api/test runs on chain 1, which the chain configuration does not list',
-    );
-    expect(() => b.assertConfigured(action({ source: 43113 }))).not.toThrow();
-  });
-
-  it('finds tokens by symbol, native coin included, and names an unknown one', async () => {
-    const fuji = chains.chains.get(43113) as ChainInfo;
-    expect(b.token(fuji, 'AVAX', 'token').native).toBe(true);
-    expect(b.token(fuji, 'USDC', 'token').decimals).toBe(6);
-    const error = await refusal(() => b.token(fuji, 'WETH', 'tokenIn'));
-    expect([error.getStatus(), error.error, error.details.code]).toEqual([
-      400,
-      'Unknown token WETH for tokenIn on Avalanche Fuji (chain 43113)',
-      'UNKNOWN_TOKEN',
-    ]);
-  });
-});
 
 describe('TransactionBuilder.build', () => {
   let warn: jest.SpyInstance;
@@ -153,6 +97,19 @@ describe('TransactionBuilder.build', () => {
     expect(response.params).toEqual({
       functionName: 'transfer',
       args: { to: USER, value: '1000000000000000000' },
+    });
+  });
+
+  it('publishes the crossChain details it is given, amounts as decimal text', async () => {
+    const response = await builder().builder.build({
+      chainId: 43113,
+      to: TOKEN,
+      data: '0xdeadbeef',
+      crossChain: { destinationChainId: 43114, destinationGasLimit: 2n ** 60n },
+    });
+    expect(response.crossChain).toEqual({
+      destinationChainId: 43114,
+      destinationGasLimit: (2n ** 60n).toString(),
     });
   });
 

@@ -1,15 +1,12 @@
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { type AbiFunction, type Address, encodeFunctionData, type Hex } from 'viem';
+import { ChainRegistry } from '../../chains/chain-registry';
 import {
   type ChainInfo,
-  CHAINS_CONFIG,
-  type ChainsConfig,
-  type TokenInfo,
   TRANSACTION_CONFIG,
   type TransactionConfig,
 } from '../../config/chains.config';
-import type { ActionDeclaration, ExecutionResponse, RequestContext } from '../action.types';
-import { ActionException } from '../action.exception';
+import type { CrossChainInfo, ExecutionResponse } from '../action.types';
 import { ChainRpc } from './chain-rpc';
 import { RpcAnswerError } from './rpc-answers';
 import { displayValue, serializeUnsigned, type UnsignedTransaction } from './tx-serialization';
@@ -35,63 +32,37 @@ export interface TransactionSpec {
   maxPriorityFeePerGas?: bigint;
   /** `params` for display: the call's function name by default, extra args beside its own. */
   display?: { functionName?: string; args?: Record<string, unknown> };
+  /** Details of a cross-chain transaction; the kit fills `destinationChainId` when left out. */
+  crossChain?: CrossChainSpec;
+}
+
+/** The platform's `crossChain` block as a service writes it: amounts may be bigints. */
+export interface CrossChainSpec {
+  destinationChainId?: number;
+  destinationGasLimit?: bigint | string;
+  destinationRecipient?: string;
+  estimatedBridgeFee?: bigint | string;
+  destinationOperation?: unknown;
 }
 
 /** Head-room on top of the node's gas estimate, in percent: state may move before the wallet signs. */
 const GAS_MARGIN_PERCENT = 20n;
 
 /**
- * Builds every transaction-mode answer: resolves the request's chain, encodes the call, fills
- * nonce, gas and fees when TX_FILL=estimate, and serializes as TX_SERIALIZATION says.
+ * Builds every transaction-mode answer: encodes the call, fills nonce, gas and fees when
+ * TX_FILL=estimate, and serializes as TX_SERIALIZATION says. Which chain a request runs on is
+ * the ChainRegistry's answer (`forRequest`).
  */
 @Injectable()
 export class TransactionBuilder {
   constructor(
-    @Inject(CHAINS_CONFIG) private readonly chains: ChainsConfig,
+    private readonly chains: ChainRegistry,
     @Inject(TRANSACTION_CONFIG) private readonly config: TransactionConfig,
     private readonly rpc: ChainRpc,
   ) {}
 
-  /** Stops the boot when an action declares a chain the configuration does not list. */
-  assertConfigured(action: ActionDeclaration): void {
-    const missing = declaredChains(action).filter((id) => !this.chains.chains.has(id));
-    if (missing.length > 0) {
-      throw new Error(
-        `Action ${action.path} runs on chain ${missing.join(', ')}, which the chain configuration does not list`,
-      );
-    }
-  }
-
-  /** The request's source chain (else the action's `chains.source`); one the action does not declare is a 400. */
-  chainFor(action: ActionDeclaration, context: RequestContext): ChainInfo {
-    const declared = declaredChains(action);
-    const chainId = context.sourceChain ?? action.chains.source;
-    const chain = this.chains.chains.get(chainId);
-    if (!declared.includes(chainId) || !chain) {
-      throw new ActionException(
-        HttpStatus.BAD_REQUEST,
-        `Chain ${chainId} is not supported by this action (sourceChain: ${declared.join(' or ')})`,
-        { data: { invalidParams: ['sourceChain'] }, code: 'UNSUPPORTED_CHAIN' },
-      );
-    }
-    return chain;
-  }
-
-  /** The chain's token with this symbol, the native coin included; another is a 400 naming it. */
-  token(chain: ChainInfo, symbol: string, param: string): TokenInfo {
-    const token = chain.tokens.get(symbol);
-    if (!token) {
-      throw new ActionException(
-        HttpStatus.BAD_REQUEST,
-        `Unknown token ${symbol} for ${param} on ${chain.name} (chain ${chain.chainId})`,
-        { data: { invalidParams: [param] }, code: 'UNKNOWN_TOKEN' },
-      );
-    }
-    return token;
-  }
-
   async build(spec: TransactionSpec): Promise<ExecutionResponse> {
-    const chain = this.chains.chains.get(spec.chainId);
+    const chain = this.chains.get(spec.chainId);
     if (!chain) throw new Error(`Chain ${spec.chainId} is not configured`);
     const { call } = spec;
     let tx: UnsignedTransaction = {
@@ -124,6 +95,7 @@ export class TransactionBuilder {
           args: displayValue({ ...args, ...spec.display?.args }) as Record<string, unknown>,
         },
       }),
+      ...(spec.crossChain && { crossChain: displayValue(spec.crossChain) as CrossChainInfo }),
     };
   }
 
@@ -174,9 +146,4 @@ function isFill(
     tip >= 0n &&
     cap >= tip
   );
-}
-
-function declaredChains(action: ActionDeclaration): number[] {
-  const { source, destination } = action.chains;
-  return destination === undefined ? [source] : [source, destination];
 }

@@ -1,11 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  defaultTokenOptions,
-  loadChainsConfig,
-  loadTransactionConfig,
-} from '../../config/chains.config';
+import { defaultTokenOptions, loadChainsConfig, loadTransactionConfig } from './chains.config';
 
 const dir = mkdtempSync(join(tmpdir(), 'chains-config-'));
 let files = 0;
@@ -34,9 +30,10 @@ const validChain = () => ({
 });
 
 describe('loadChainsConfig', () => {
-  it('ships a default with the local development chain and Avalanche Fuji', () => {
-    const { chains, timeoutMs } = loadChainsConfig({});
-    expect([...chains.keys()]).toEqual([31337, 43113]);
+  it('ships a default with the local development chain, Avalanche Fuji and Avalanche', () => {
+    const { chains, timeoutMs, developmentOnly } = loadChainsConfig({ NODE_ENV: 'test' });
+    expect([...chains.keys()]).toEqual([31337, 43113, 43114]);
+    expect(developmentOnly).toEqual([]);
     const fuji = chains.get(43113)!;
     expect(fuji.native).toEqual(
       expect.objectContaining({ symbol: 'AVAX', native: true, decimals: 18 }),
@@ -44,12 +41,60 @@ describe('loadChainsConfig', () => {
     expect(fuji.tokens.get('USDC')).toEqual(
       expect.objectContaining({ decimals: 6, native: false }),
     );
+    expect(fuji.names).toEqual(['Avalanche Fuji', 'Avalanche Fuji Testnet', 'fuji']);
     expect(chains.get(31337)!.pools.map((p) => p.name)).toEqual([
       'Alpha WETH/USDC',
       'Beta WETH/USDC',
       'Alpha USDC/USDT',
     ]);
+    expect([...chains.get(31337)!.routers.keys()]).toEqual(['alpha', 'beta']);
+    expect(chains.get(43114)).toMatchObject({ name: 'Avalanche', names: expect.any(Array) });
     expect(timeoutMs).toBe(5000);
+  });
+
+  it.each([
+    ['NODE_ENV unset (production)', {}],
+    ['NODE_ENV=production', { NODE_ENV: 'production' }],
+  ])('leaves the local development chain out with %s', (_case, env) => {
+    const { chains, developmentOnly } = loadChainsConfig(env);
+    expect([...chains.keys()]).toEqual([43113, 43114]);
+    expect(developmentOnly).toEqual([31337]);
+    expect(loadChainsConfig({ NODE_ENV: 'development' }).chains.has(31337)).toBe(true);
+  });
+
+  it("fills a known chain's name, native coin and RPC URL from viem and the platform", () => {
+    const { chains } = loadChainsConfig({
+      CHAIN_CONFIG_FILE: chainFile({
+        chains: { 43114: {}, 44787: { nativeCurrency: { priceId: 'celo' } } },
+      }),
+    });
+    expect(chains.get(43114)).toMatchObject({
+      name: 'Avalanche',
+      names: ['Avalanche', 'Avalanche C-Chain', 'avalanche'],
+      rpcUrl: 'https://api.avax.network/ext/bc/C/rpc',
+      native: { symbol: 'AVAX', decimals: 18, native: true },
+    });
+    // The platform's display name wins over viem's ("Alfajores"); the file's fields over both.
+    expect(chains.get(44787)).toMatchObject({
+      name: 'Celo Alfajores',
+      native: { symbol: 'A-CELO', decimals: 18, priceId: 'celo' },
+    });
+  });
+
+  it('refuses an unknown chain without a name and a development flag that is not a boolean', () => {
+    const file = chainFile({
+      chains: {
+        9: { ...validChain(), name: undefined },
+        7: { ...validChain(), development: 'yes' },
+      },
+    });
+    expect(() => loadChainsConfig({ CHAIN_CONFIG_FILE: file })).toThrow(
+      [
+        `Invalid chain configuration (CHAIN_CONFIG_FILE=${file}):`,
+        '  - chains.7.development: expected true or false',
+        '  - chains.9.name: expected non-empty text',
+      ].join('\n'),
+    );
   });
 
   it('reads CHAIN_CONFIG_FILE, checksums addresses and defaults the pool fee to 0.3 %', () => {
