@@ -3,7 +3,7 @@ export * from './action.decorator';
 export * from './mini-app.types';
 export { defineMiniApp, DEFAULT_MINI_APP_ICON } from './mini-app';
 export * from './action-param.decorator';
-export * from './action-args.decorator';
+export * from './inject-params.decorator';
 export * from './action.exception';
 export type { UploadedFile, UploadedImage } from './uploads/uploaded-file';
 export { isDataResponse, isExecutionResponse } from './response-guards';
@@ -20,3 +20,6 @@ export { UpstreamRefusal, type RefusalReason } from './http/upstream-refusal.exc
 export { normalizeKeyText } from './cache/cache-key';
 export { limitLog, LogLimiter } from './logging/log-limiter';
 export { logStack, logText } from './logging/log-text';
+// One import root for action authors: transactions and chains are part of the kit.
+export * from './transaction';
+export * from '../chains';

@@ -1,6 +1,5 @@
 import { defaultTokenOptions } from '../../config/chains.config';
-import { ActionParam, defineAction } from '../../core';
-import { POSITIVE_DECIMAL_PATTERN } from '../../core/transaction';
+import { ActionParam, defineAction, POSITIVE_DECIMAL_PATTERN } from '../../core';
 import { WALLET_MINI_APP } from '../mini-apps';
 
 const CHAINS = { source: 43113 };

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TransactionModule } from '../../core/transaction';
+import { TransactionModule } from '../../core';
 import { BestSwapController } from './best-swap.controller';
 import { BestSwapService } from './best-swap.service';
 

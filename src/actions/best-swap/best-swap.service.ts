@@ -1,9 +1,13 @@
 import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import type { Address } from 'viem';
-import { ChainRegistry } from '../../chains';
-import type { ChainInfo, PoolInfo, TokenInfo } from '../../chains';
-import { ActionException, type ExecutionResponse, type RequestContext } from '../../core';
 import {
+  ChainRegistry,
+  type ChainInfo,
+  type PoolInfo,
+  type TokenInfo,
+  ActionException,
+  type ExecutionResponse,
+  type RequestContext,
   ChainRpc,
   choosePool,
   fromBaseUnits,
@@ -12,7 +16,7 @@ import {
   rpcFailureKind,
   toBaseUnits,
   TransactionBuilder,
-} from '../../core/transaction';
+} from '../../core';
 import { bestSwapAction, type BestSwapParams } from './best-swap.action';
 import { PAIR_ABI, SWAP_EXACT_TOKENS_FOR_TOKENS } from './uniswap-v2.abi';
 

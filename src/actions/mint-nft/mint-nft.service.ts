@@ -1,9 +1,13 @@
 import { HttpStatus, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Address } from 'viem';
-import { ChainRegistry } from '../../chains';
+import {
+  ChainRegistry,
+  ActionException,
+  type ExecutionResponse,
+  type RequestContext,
+  TransactionBuilder,
+} from '../../core';
 import type { ChainInfo } from '../../config/chains.config';
-import { ActionException, type ExecutionResponse, type RequestContext } from '../../core';
-import { TransactionBuilder } from '../../core/transaction';
 import { ERC721_SAFE_MINT } from './erc721-mint.abi';
 import { mintNftAction, type MintNftParams } from './mint-nft.action';
 import { ContentStore } from './storage/content-store';

@@ -1,4 +1,4 @@
-import { RpcAnswerError } from '../../core/transaction';
+import { RpcAnswerError } from '../../core';
 
 /** A block's number and its timestamp in seconds since the epoch. */
 export interface BlockHeader {

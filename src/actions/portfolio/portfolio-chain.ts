@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import type { ChainInfo } from '../../chains';
+import type { ChainInfo } from '../../core';
 
 export interface PortfolioToken {
   address: Address;

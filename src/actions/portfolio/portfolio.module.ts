@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ENV } from '../../config/env';
 import { loadPricesConfig, PRICES_CONFIG } from '../../config/prices.config';
-import { ExternalHttpModule } from '../../core/http/external-http.module';
+import { ExternalHttpModule } from '../../core';
 import { PortfolioController } from './portfolio.controller';
 import { PortfolioService } from './portfolio.service';
 import { PriceClient } from './price.client';

@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { type Address, BaseError } from 'viem';
-import { type ChainInfo, ChainRegistry } from '../../chains';
-import type { ActionResult, RequestContext } from '../../core';
-import { ChainRpc } from '../../core/transaction';
+import {
+  type ChainInfo,
+  ChainRegistry,
+  type ActionResult,
+  type RequestContext,
+  ChainRpc,
+} from '../../core';
 import { findBlockAtTime, type BlockHeader } from './block-at-time';
 import { type ChainReader, TokenReadError, ViemChainReader } from './chain-reader';
 import { type PortfolioChain, toPortfolioChain } from './portfolio-chain';

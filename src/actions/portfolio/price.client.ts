@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PRICES_CONFIG, type PricesConfig } from '../../config/prices.config';
-import { ExternalHttp, ResultCache, UpstreamError, UpstreamRefusal } from '../../core';
-import { limitLog } from '../../core/logging/log-limiter';
+import { ExternalHttp, ResultCache, UpstreamError, UpstreamRefusal, limitLog } from '../../core';
 
 /** USD price per price id; an id the API does not know is absent. */
 export type UsdPrices = Record<string, number>;

@@ -1,7 +1,6 @@
 import type { Address } from 'viem';
 import { defaultTokenOptions } from '../../config/chains.config';
-import { ActionParam, defineAction } from '../../core';
-import { POSITIVE_DECIMAL_PATTERN } from '../../core/transaction';
+import { ActionParam, defineAction, POSITIVE_DECIMAL_PATTERN } from '../../core';
 import { WALLET_MINI_APP } from '../mini-apps';
 
 const CHAINS = { source: 43113 };

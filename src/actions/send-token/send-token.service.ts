@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { ChainRegistry } from '../../chains';
-import type { ExecutionResponse, RequestContext } from '../../core';
-import { fromBaseUnits, toBaseUnits, TransactionBuilder } from '../../core/transaction';
+import {
+  ChainRegistry,
+  type ExecutionResponse,
+  type RequestContext,
+  fromBaseUnits,
+  toBaseUnits,
+  TransactionBuilder,
+} from '../../core';
 import { ERC20_TRANSFER } from './erc20.abi';
 import { sendTokenAction, type SendTokenParams } from './send-token.action';
 

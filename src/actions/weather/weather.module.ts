@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ENV } from '../../config/env';
 import { loadWeatherConfig, WEATHER_CONFIG } from '../../config/weather.config';
-import { ExternalHttpModule } from '../../core/http/external-http.module';
+import { ExternalHttpModule } from '../../core';
 import { WeatherController } from './weather.controller';
 import { WeatherService } from './weather.service';
 

@@ -7,8 +7,9 @@ import {
   logText,
   normalizeKeyText,
   ResultCache,
+  ExternalHttp,
+  UpstreamError,
 } from '../../core';
-import { ExternalHttp, UpstreamError } from '../../core/http/external-http';
 import { describeWeatherCode } from './weather-codes';
 
 export interface Weather {

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ACTION_KEY } from './action.decorator';
 import type { ActionDeclaration, RequestContext } from './action.types';
-import { buildParams } from './action-params';
+import { buildParams } from './params-builder';
 import { readActionRequest } from './action-request';
 
 const reflector = new Reflector();
