@@ -78,28 +78,30 @@ export class BestSwapService {
     const amountOutMin = (best.amountOut * (10_000n - slippageBps)) / 10_000n;
     const deadline = BigInt(Math.floor(Date.now() / 1000) + DEADLINE_SECONDS);
     const { pool } = best;
-    return this.builder.build({
-      chainId: chain.chainId,
-      to: pool.router,
-      from: user,
-      call: {
-        abi: SWAP_EXACT_TOKENS_FOR_TOKENS,
-        args: [amountIn, amountOutMin, [tokenIn.address, tokenOut.address], user, deadline],
-      },
-      display: {
-        args: {
-          pool: {
-            name: pool.name,
-            address: pool.address,
-            router: pool.router,
-            feeBps: pool.feeBps,
+    return this.builder.build(
+      {
+        chainId: chain.chainId,
+        to: pool.router,
+        call: {
+          abi: SWAP_EXACT_TOKENS_FOR_TOKENS,
+          args: [amountIn, amountOutMin, [tokenIn.address, tokenOut.address], user, deadline],
+        },
+        display: {
+          args: {
+            pool: {
+              name: pool.name,
+              address: pool.address,
+              router: pool.router,
+              feeBps: pool.feeBps,
+            },
+            expectedAmountOut: best.amountOut,
+            summary: `Swap ${fromBaseUnits(amountIn, tokenIn.decimals)} ${tokenIn.symbol} for at least ${fromBaseUnits(amountOutMin, tokenOut.decimals)} ${tokenOut.symbol} (quote ${fromBaseUnits(best.amountOut, tokenOut.decimals)}) via ${pool.name}`,
+            quotes: quotes.map((q) => ({ pool: q.pool.name, amountOut: q.amountOut })),
           },
-          expectedAmountOut: best.amountOut,
-          summary: `Swap ${fromBaseUnits(amountIn, tokenIn.decimals)} ${tokenIn.symbol} for at least ${fromBaseUnits(amountOutMin, tokenOut.decimals)} ${tokenOut.symbol} (quote ${fromBaseUnits(best.amountOut, tokenOut.decimals)}) via ${pool.name}`,
-          quotes: quotes.map((q) => ({ pool: q.pool.name, amountOut: q.amountOut })),
         },
       },
-    });
+      context,
+    );
   }
 
   private erc20(chain: ChainInfo, symbol: string, param: string): TokenInfo & { address: Address } {

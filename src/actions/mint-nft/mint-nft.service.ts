@@ -55,13 +55,15 @@ export class MintNftService implements OnModuleInit {
       'application/json',
     );
     const tokenUri = this.store.uri(metadataId, baseUrl);
-    return this.builder.build({
-      chainId: chain.chainId,
-      from: context.userAddress,
-      to: collection,
-      call: { abi: ERC721_SAFE_MINT, args: [to, tokenUri] },
-      display: { args: { name, image: imageUri } },
-    });
+    return this.builder.build(
+      {
+        chainId: chain.chainId,
+        to: collection,
+        call: { abi: ERC721_SAFE_MINT, args: [to, tokenUri] },
+        display: { args: { name, image: imageUri } },
+      },
+      context,
+    );
   }
 }
 

@@ -26,20 +26,26 @@ export class SendTokenService {
     const token = this.chains.token(chain, symbol, 'token');
     const units = toBaseUnits(amount, { param: 'amount', ...token });
     const shown = { token: token.symbol, amount: fromBaseUnits(units, token.decimals) };
-    const common = { chainId: chain.chainId, from: context.userAddress };
+    const common = { chainId: chain.chainId };
     if (token.native || !token.address) {
-      return this.builder.build({
-        ...common,
-        to: recipient,
-        value: units,
-        display: { functionName: 'transfer', args: { to: recipient, value: units, ...shown } },
-      });
+      return this.builder.build(
+        {
+          ...common,
+          to: recipient,
+          value: units,
+          display: { functionName: 'transfer', args: { to: recipient, value: units, ...shown } },
+        },
+        context,
+      );
     }
-    return this.builder.build({
-      ...common,
-      to: token.address,
-      call: { abi: ERC20_TRANSFER, args: [recipient, units] },
-      display: { args: shown },
-    });
+    return this.builder.build(
+      {
+        ...common,
+        to: token.address,
+        call: { abi: ERC20_TRANSFER, args: [recipient, units] },
+        display: { args: shown },
+      },
+      context,
+    );
   }
 }

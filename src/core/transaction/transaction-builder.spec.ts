@@ -60,13 +60,14 @@ describe('TransactionBuilder.build', () => {
     chainId: 43113,
     to: TOKEN,
     call: { abi: TRANSFER, args: [USER, 2n ** 80n] as const },
-    from: USER,
     display: { args: { token: 'USDC', amount: '1.5' } },
   } as const;
+  /** The acting user's request: the transaction is built for them unless `from` says otherwise. */
+  const CONTEXT = { requestId: 'req-1', userAddress: USER } as const;
 
   it('encodes the call, publishes its fragment and shows named args as decimal strings', async () => {
     const { builder: b, rpc } = builder();
-    const response = await b.build(spec);
+    const response = await b.build(spec, CONTEXT);
     expect(response.chainId).toBe(43113);
     expect(response.abi).toEqual([TRANSFER]);
     expect(response.params).toEqual({
@@ -81,12 +82,15 @@ describe('TransactionBuilder.build', () => {
   });
 
   it('answers the wagmi JSON form when TX_SERIALIZATION=json', async () => {
-    const response = await builder({ serialization: 'json' }).builder.build({
-      chainId: 43113,
-      to: USER,
-      value: 10n ** 18n,
-      display: { functionName: 'transfer', args: { to: USER, value: 10n ** 18n } },
-    });
+    const response = await builder({ serialization: 'json' }).builder.build(
+      {
+        chainId: 43113,
+        to: USER,
+        value: 10n ** 18n,
+        display: { functionName: 'transfer', args: { to: USER, value: 10n ** 18n } },
+      },
+      CONTEXT,
+    );
     expect(fromWagmiJson(response.serializedTransaction)).toEqual({
       type: 'eip1559',
       chainId: 43113,
@@ -101,12 +105,15 @@ describe('TransactionBuilder.build', () => {
   });
 
   it('publishes the crossChain details it is given, amounts as decimal text', async () => {
-    const response = await builder().builder.build({
-      chainId: 43113,
-      to: TOKEN,
-      data: '0xdeadbeef',
-      crossChain: { destinationChainId: 43114, destinationGasLimit: 2n ** 60n },
-    });
+    const response = await builder().builder.build(
+      {
+        chainId: 43113,
+        to: TOKEN,
+        data: '0xdeadbeef',
+        crossChain: { destinationChainId: 43114, destinationGasLimit: 2n ** 60n },
+      },
+      CONTEXT,
+    );
     expect(response.crossChain).toEqual({
       destinationChainId: 43114,
       destinationGasLimit: (2n ** 60n).toString(),
@@ -114,11 +121,14 @@ describe('TransactionBuilder.build', () => {
   });
 
   it('passes raw calldata through and publishes no params when nothing is shown', async () => {
-    const response = await builder().builder.build({
-      chainId: 43113,
-      to: TOKEN,
-      data: '0xdeadbeef',
-    });
+    const response = await builder().builder.build(
+      {
+        chainId: 43113,
+        to: TOKEN,
+        data: '0xdeadbeef',
+      },
+      CONTEXT,
+    );
     expect(Object.keys(response).sort()).toEqual(['chainId', 'serializedTransaction']);
     expect(parseTransaction(response.serializedTransaction as `0x02${string}`).data).toBe(
       '0xdeadbeef',
@@ -136,7 +146,9 @@ describe('TransactionBuilder.build', () => {
       },
       estimateFeesPerGas: () => ({ maxFeePerGas: 3_000n, maxPriorityFeePerGas: 2_000n }),
     };
-    const tx = parseTransaction((await b.build(spec)).serializedTransaction as `0x02${string}`);
+    const tx = parseTransaction(
+      (await b.build(spec, CONTEXT)).serializedTransaction as `0x02${string}`,
+    );
     expect(tx).toEqual(
       expect.objectContaining({
         nonce: 7,
@@ -148,6 +160,48 @@ describe('TransactionBuilder.build', () => {
     expect(estimatedAs).toEqual(expect.objectContaining({ account: USER, to: TOKEN }));
   });
 
+  it('estimates as spec.from when the service names another signer', async () => {
+    const { builder: b, rpc } = builder({ fill: 'estimate' });
+    let estimatedAs: unknown;
+    rpc.node = {
+      getTransactionCount: () => 0,
+      estimateGas: (request: never) => {
+        estimatedAs = request;
+        return 1n;
+      },
+      estimateFeesPerGas: () => ({ maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }),
+    };
+    await b.build({ ...spec, from: TOKEN }, CONTEXT);
+    expect(estimatedAs).toEqual(expect.objectContaining({ account: TOKEN }));
+  });
+
+  it.each([
+    [
+      'no signer while TX_FILL=estimate',
+      { fill: 'estimate' as const },
+      spec,
+      { requestId: 'req-2' },
+      'TX_FILL=estimate needs the address that will sign: declare requiresUser or set spec.from',
+    ],
+    ['an unknown chain', {}, { ...spec, chainId: 999 }, CONTEXT, 'chain 999 is not configured'],
+    [
+      'a call whose arguments do not fit its ABI',
+      {},
+      { ...spec, call: { abi: TRANSFER, args: ['not an address', 1n] } },
+      CONTEXT,
+      'the call to transfer does not encode: ',
+    ],
+  ])(
+    'answers BUILDER_MISUSE naming the cause on %s',
+    async (_case, config, wrong, context, cause) => {
+      const { builder: b, rpc } = builder(config);
+      const error = await refusal(() => b.build(wrong, context));
+      expect([error.getStatus(), error.details.code]).toEqual([500, 'BUILDER_MISUSE']);
+      expect(error.error).toContain(`Transaction builder misuse: ${cause}`);
+      expect(rpc.calls).toEqual([]);
+    },
+  );
+
   it('answers 400 when the node says the transaction would revert', async () => {
     const { builder: b, rpc } = builder({ fill: 'estimate' });
     rpc.node = {
@@ -157,7 +211,7 @@ describe('TransactionBuilder.build', () => {
       },
       estimateFeesPerGas: () => ({ maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }),
     };
-    const error = await refusal(() => b.build(spec));
+    const error = await refusal(() => b.build(spec, CONTEXT));
     expect(error.getStatus()).toBe(400);
     expect(error.details.code).toBe('TRANSACTION_WOULD_FAIL');
     expect(error.error).toMatch(/^The transaction would fail on Avalanche Fuji: .*TRANSFER_FAILED/);
@@ -179,7 +233,7 @@ describe('TransactionBuilder.build', () => {
       estimateFeesPerGas: () => ({ maxFeePerGas: 3_000n, maxPriorityFeePerGas: 2_000n }),
       ...override,
     };
-    const error = await refusal(() => b.build(spec));
+    const error = await refusal(() => b.build(spec, CONTEXT));
     expect([error.getStatus(), error.details.code, error.error]).toEqual([
       500,
       'RPC_ERROR',
@@ -202,7 +256,7 @@ describe('TransactionBuilder.build', () => {
         throw thrown;
       };
       rpc.node = { getTransactionCount: fail, estimateGas: fail, estimateFeesPerGas: fail };
-      const error = await refusal(() => b.build(spec));
+      const error = await refusal(() => b.build(spec, CONTEXT));
       expect(error.getStatus()).toBe(500);
       expect(error.details.code).toBe('RPC_ERROR');
       expect(error.error).toBe(`The RPC node of Avalanche Fuji (chain 43113) ${phrase}`);

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { type AbiFunction, type Address, encodeFunctionData, type Hex } from 'viem';
 import { ChainRegistry } from '../../chains/chain-registry';
 import {
@@ -6,7 +6,8 @@ import {
   TRANSACTION_CONFIG,
   type TransactionConfig,
 } from '../../config/chains.config';
-import type { CrossChainInfo, ExecutionResponse } from '../action.types';
+import { ActionException } from '../action.exception';
+import type { CrossChainInfo, ExecutionResponse, RequestContext } from '../action.types';
 import { ChainRpc } from './chain-rpc';
 import { RpcAnswerError } from './rpc-answers';
 import { displayValue, serializeUnsigned, type UnsignedTransaction } from './tx-serialization';
@@ -24,7 +25,7 @@ export interface TransactionSpec {
   /** Raw calldata; ignored when `call` is given. */
   data?: Hex;
   call?: ContractCall;
-  /** Who signs: TX_FILL=estimate reads its nonce and estimates gas as it. */
+  /** Who signs (TX_FILL=estimate reads its nonce and estimates gas as it); the acting user by default. */
   from?: Address;
   nonce?: number;
   gas?: bigint;
@@ -61,16 +62,18 @@ export class TransactionBuilder {
     private readonly rpc: ChainRpc,
   ) {}
 
-  async build(spec: TransactionSpec): Promise<ExecutionResponse> {
+  /**
+   * `context` is the request's (`@ActionContext()`): the transaction is the acting user's unless
+   * `spec.from` says otherwise.
+   */
+  async build(spec: TransactionSpec, context: RequestContext): Promise<ExecutionResponse> {
     const chain = this.chains.get(spec.chainId);
-    if (!chain) throw new Error(`Chain ${spec.chainId} is not configured`);
+    if (!chain) throw builderMisuse(`chain ${spec.chainId} is not configured`);
     const { call } = spec;
     let tx: UnsignedTransaction = {
       chainId: spec.chainId,
       to: spec.to,
-      data: call
-        ? encodeFunctionData({ abi: [call.abi], functionName: call.abi.name, args: call.args })
-        : spec.data,
+      data: call ? encodeCall(call) : spec.data,
       value: spec.value,
       nonce: spec.nonce,
       gas: spec.gas,
@@ -78,7 +81,7 @@ export class TransactionBuilder {
       maxPriorityFeePerGas: spec.maxPriorityFeePerGas,
     };
     if (this.config.fill === 'estimate')
-      tx = { ...tx, ...(await this.estimate(chain, tx, spec.from)) };
+      tx = { ...tx, ...(await this.estimate(chain, tx, spec.from ?? context.userAddress)) };
     const args = call
       ? Object.fromEntries(
           call.abi.inputs.map((input, i) => [input.name || `arg${i}`, call.args[i]]),
@@ -105,7 +108,11 @@ export class TransactionBuilder {
     tx: UnsignedTransaction,
     from: Address | undefined,
   ): Promise<Partial<UnsignedTransaction>> {
-    if (!from) throw new Error('TX_FILL=estimate needs the address that will sign');
+    if (!from) {
+      throw builderMisuse(
+        'TX_FILL=estimate needs the address that will sign: declare requiresUser or set spec.from',
+      );
+    }
     const request = { account: from, to: tx.to, data: tx.data, value: tx.value };
     const [nonce, gas, fees] = await this.rpc.read(chain, 'transaction estimate', (client) =>
       Promise.all([
@@ -123,6 +130,29 @@ export class TransactionBuilder {
       maxFeePerGas: tx.maxFeePerGas ?? fees.maxFeePerGas,
       maxPriorityFeePerGas: tx.maxPriorityFeePerGas ?? fees.maxPriorityFeePerGas,
     };
+  }
+}
+
+/**
+ * The action's code asked for something the builder cannot do: the team's bug, not a secret, so
+ * the answer names the cause in every environment.
+ */
+function builderMisuse(cause: string): ActionException {
+  return new ActionException(
+    HttpStatus.INTERNAL_SERVER_ERROR,
+    `Transaction builder misuse: ${cause}`,
+    {
+      code: 'BUILDER_MISUSE',
+    },
+  );
+}
+
+function encodeCall(call: ContractCall): Hex {
+  try {
+    return encodeFunctionData({ abi: [call.abi], functionName: call.abi.name, args: call.args });
+  } catch (error) {
+    const text = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message;
+    throw builderMisuse(`the call to ${call.abi?.name ?? '(no name)'} does not encode: ${text}`);
   }
 }
 
