@@ -182,3 +182,8 @@ export interface RequestContext {
   sourceChain?: number;
   destinationChain?: number;
 }
+
+/** The context of an action declared `requiresUser: true`: the guard answered 400 without one. */
+export interface UserContext extends RequestContext {
+  userAddress: Address;
+}

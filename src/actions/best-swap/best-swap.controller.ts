@@ -3,7 +3,7 @@ import {
   ActionController,
   ActionParams,
   type ExecutionResponse,
-  type RequestContext,
+  type ContextOf,
   RunAction,
 } from '../../core';
 import { bestSwapAction, BestSwapParams } from './best-swap.action';
@@ -16,7 +16,7 @@ export class BestSwapController {
   @RunAction()
   run(
     @ActionParams() params: BestSwapParams,
-    @ActionContext() context: RequestContext,
+    @ActionContext() context: ContextOf<typeof bestSwapAction>,
   ): Promise<ExecutionResponse> {
     return this.bestSwap.build(params, context);
   }

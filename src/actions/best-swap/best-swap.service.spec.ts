@@ -12,7 +12,7 @@ import {
   type PublicClient,
 } from 'viem';
 import { loadTransactionConfig } from '../../config/chains.config';
-import type { RequestContext } from '../../core';
+import type { UserContext } from '../../core';
 import { ChainRpc, TransactionBuilder } from '../../core/transaction';
 import type { BestSwapParams } from './best-swap.action';
 import { BestSwapService, DEADLINE_SECONDS } from './best-swap.service';
@@ -96,7 +96,7 @@ const MARKET: Reserves = {
   [POOL.beta]: [1250n * E6, 50n * E18, 0], // 25 USDC per WAVAX
   [POOL.empty]: [0n, 0n, 0],
 };
-const context: RequestContext = { requestId: 'r', userAddress: USER };
+const context: UserContext = { requestId: 'r', userAddress: USER };
 const swap = (
   tokenIn: string,
   tokenOut: string,

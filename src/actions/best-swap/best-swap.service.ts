@@ -7,7 +7,7 @@ import {
   type TokenInfo,
   ActionException,
   type ExecutionResponse,
-  type RequestContext,
+  type ContextOf,
   ChainRpc,
   choosePool,
   fromBaseUnits,
@@ -38,9 +38,11 @@ export class BestSwapService {
     private readonly rpc: ChainRpc,
   ) {}
 
-  async build(params: BestSwapParams, context: RequestContext): Promise<ExecutionResponse> {
+  async build(
+    params: BestSwapParams,
+    context: ContextOf<typeof bestSwapAction>,
+  ): Promise<ExecutionResponse> {
     const user = context.userAddress;
-    if (!user) throw new Error('best-swap runs only with a user address (requiresUser)');
     const chain = this.chains.forRequest(bestSwapAction, context);
     const tokenIn = this.erc20(chain, params.tokenIn, 'tokenIn');
     const tokenOut = this.erc20(chain, params.tokenOut, 'tokenOut');

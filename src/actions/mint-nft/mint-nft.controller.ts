@@ -6,7 +6,7 @@ import {
   ActionController,
   ActionParams,
   type ExecutionResponse,
-  type RequestContext,
+  type ContextOf,
   RunAction,
 } from '../../core';
 import { mintNftAction, MintNftParams } from './mint-nft.action';
@@ -22,7 +22,7 @@ export class MintNftController {
   @RunAction()
   run(
     @ActionParams() params: MintNftParams,
-    @ActionContext() context: RequestContext,
+    @ActionContext() context: ContextOf<typeof mintNftAction>,
     @Req() req: FastifyRequest,
   ): Promise<ExecutionResponse> {
     // Token URIs are permanent: set PUBLIC_BASE_URL in production rather than trust Host.

@@ -6,7 +6,7 @@ import { refusal } from '../../../test/action-refusal';
 import { png } from '../../../test/uploads/sample-files';
 import { chainsUnderTest } from '../../../test/chain-registry.helper';
 import { loadTransactionConfig } from '../../config/chains.config';
-import type { RequestContext, UploadedImage } from '../../core';
+import type { UserContext, UploadedImage } from '../../core';
 import { TransactionBuilder } from '../../core/transaction';
 import { sniffFile } from '../../core/uploads/file-sniffer';
 import { ERC721_SAFE_MINT } from './erc721-mint.abi';
@@ -57,7 +57,7 @@ function service(nftCollection?: string): { mint: MintNftService; store: MemoryS
   return { mint, store };
 }
 
-const context = (sourceChain?: number): RequestContext => ({
+const context = (sourceChain?: number): UserContext => ({
   requestId: 'r',
   userAddress: USER,
   sourceChain,

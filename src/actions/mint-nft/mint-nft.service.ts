@@ -4,7 +4,7 @@ import {
   ChainRegistry,
   ActionException,
   type ExecutionResponse,
-  type RequestContext,
+  type ContextOf,
   TransactionBuilder,
 } from '../../core';
 import type { ChainInfo } from '../../config/chains.config';
@@ -42,12 +42,12 @@ export class MintNftService implements OnModuleInit {
 
   async build(
     { image, name, description = '', recipient }: MintNftParams,
-    context: RequestContext,
+    context: ContextOf<typeof mintNftAction>,
     baseUrl: string,
   ): Promise<ExecutionResponse> {
     const chain = this.chains.forRequest(mintNftAction, context);
     const collection = collectionOf(chain);
-    const to = (recipient ?? context.userAddress) as Address;
+    const to = recipient ?? context.userAddress;
     const imageUri = this.store.uri(await this.store.put(image.bytes, image.mimeType), baseUrl);
     const metadata: NftMetadata = { name, description, image: imageUri };
     const metadataId = await this.store.put(

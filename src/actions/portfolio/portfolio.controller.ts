@@ -3,7 +3,7 @@ import {
   ActionController,
   ActionParams,
   type ActionResult,
-  type RequestContext,
+  type ContextOf,
   RunAction,
 } from '../../core';
 import { portfolioAction, PortfolioParams } from './portfolio.action';
@@ -17,7 +17,7 @@ export class PortfolioController {
   @RunAction()
   run(
     @ActionParams() { timeframe }: PortfolioParams,
-    @ActionContext() context: RequestContext,
+    @ActionContext() context: ContextOf<typeof portfolioAction>,
   ): Promise<ActionResult<Portfolio>> {
     return this.portfolio.analyse(context.userAddress!, timeframe, context);
   }

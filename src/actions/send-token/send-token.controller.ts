@@ -3,7 +3,7 @@ import {
   ActionController,
   ActionParams,
   type ExecutionResponse,
-  type RequestContext,
+  type ContextOf,
   RunAction,
 } from '../../core';
 import { sendTokenAction, SendTokenParams } from './send-token.action';
@@ -16,7 +16,7 @@ export class SendTokenController {
   @RunAction()
   run(
     @ActionParams() params: SendTokenParams,
-    @ActionContext() context: RequestContext,
+    @ActionContext() context: ContextOf<typeof sendTokenAction>,
   ): Promise<ExecutionResponse> {
     return this.sendToken.build(params, context);
   }

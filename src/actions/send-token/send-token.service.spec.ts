@@ -1,6 +1,6 @@
 import { decodeFunctionData, parseTransaction } from 'viem';
 import { loadTransactionConfig } from '../../config/chains.config';
-import type { RequestContext } from '../../core';
+import type { UserContext } from '../../core';
 import { TransactionBuilder } from '../../core/transaction';
 import { ERC20_TRANSFER } from './erc20.abi';
 import type { SendTokenParams } from './send-token.action';
@@ -20,7 +20,7 @@ function service(): SendTokenService {
   );
 }
 
-const context = (sourceChain?: number): RequestContext => ({
+const context = (sourceChain?: number): UserContext => ({
   requestId: 'r',
   userAddress: USER,
   sourceChain,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   ChainRegistry,
   type ExecutionResponse,
-  type RequestContext,
+  type ContextOf,
   fromBaseUnits,
   toBaseUnits,
   TransactionBuilder,
@@ -20,7 +20,7 @@ export class SendTokenService {
 
   build(
     { token: symbol, recipient, amount }: SendTokenParams,
-    context: RequestContext,
+    context: ContextOf<typeof sendTokenAction>,
   ): Promise<ExecutionResponse> {
     const chain = this.chains.forRequest(sendTokenAction, context);
     const token = this.chains.token(chain, symbol, 'token');
