@@ -28,6 +28,6 @@ describe('ContextOf<typeof declaration>', () => {
     expect(maybeUserOf({ requestId: 'r' })).toBeUndefined();
     expect(maybeUserOfOptional({ requestId: 'r' })).toBeUndefined();
     expect(missing.userAddress).toBeUndefined();
-    expect(sendTokenAction.requiresUser).toBe(true);
+    expect([sendTokenAction.requiresUser, optional.requiresUser]).toEqual([true, false]);
   });
 });

@@ -19,6 +19,6 @@ export class PortfolioController {
     @ActionParams() { timeframe }: PortfolioParams,
     @ActionContext() context: ContextOf<typeof portfolioAction>,
   ): Promise<ActionResult<Portfolio>> {
-    return this.portfolio.analyse(context.userAddress!, timeframe, context);
+    return this.portfolio.analyse(context.userAddress, timeframe, context);
   }
 }
