@@ -13,6 +13,7 @@ import type { DynamicActionDataResponse, TransactionErrorBody } from './action.t
 import { isClientAbort, mapError, type MappedError } from './error-mapping';
 import { LogLimiter } from './logging/log-limiter';
 import { logStack, logText } from './logging/log-text';
+import { jsonSafe } from './json-safe';
 import { responseMetadata } from './response-metadata';
 
 /**
@@ -77,7 +78,7 @@ function dataBody(
     error: mapped.error,
     message: mapped.message,
     statusCode: mapped.status,
-    ...(mapped.data !== undefined && { data: mapped.data }),
+    ...(mapped.data !== undefined && { data: jsonSafe(mapped.data) }),
     metadata: responseMetadata(req, reply),
   };
 }

@@ -10,6 +10,7 @@ import type {
   ExecutionResponse,
 } from './action.types';
 import { readActionRequest } from './action-request';
+import { jsonSafe } from './json-safe';
 import { hasTransactionShape, isExecutionResponse } from './response-guards';
 import { responseMetadata } from './response-metadata';
 
@@ -48,12 +49,13 @@ export class EnvelopeInterceptor implements NestInterceptor {
     if (hasTransactionShape(data) || hasTransactionShape(result)) {
       throw this.modeError(declaration, 'a data-mode handler returned a transaction');
     }
+    // bigint and Date become text here, by the kit's one rule (json-safe.ts), never a 500.
     return {
       success: true,
-      data,
+      data: jsonSafe(data),
       message,
       statusCode: reply.statusCode,
-      metadata: { ...metadata, ...responseMetadata(req, reply) },
+      metadata: { ...(jsonSafe(metadata) as object), ...responseMetadata(req, reply) },
     };
   }
 

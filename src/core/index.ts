@@ -23,3 +23,4 @@ export { logStack, logText } from './logging/log-text';
 // One import root for action authors: transactions and chains are part of the kit.
 export * from './transaction';
 export * from '../chains';
+export { jsonSafe, type JsonSafe } from './json-safe';

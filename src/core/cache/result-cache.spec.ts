@@ -49,6 +49,17 @@ describe('ResultCache', () => {
   });
   afterEach(() => debug.mockRestore());
 
+  it('caches a value holding bigints and dates, answering the same JSON-safe value on miss and hit', async () => {
+    const compute = jest.fn(() =>
+      Promise.resolve({ balance: 2n ** 80n, at: new Date('2026-01-01T00:00:00.000Z') }),
+    );
+    const value = { balance: (2n ** 80n).toString(), at: '2026-01-01T00:00:00.000Z' };
+    expect(await cache.getOrCompute('balance', compute)).toEqual({ value, cached: false });
+    expect(await cache.getOrCompute('balance', compute)).toEqual({ value, cached: true });
+    expect(compute).toHaveBeenCalledTimes(1);
+    expect(debug).not.toHaveBeenCalled();
+  });
+
   it('computes on a miss, then serves the stored value', async () => {
     const compute = jest.fn(() => Promise.resolve({ temp: 21 }));
     expect(await cache.getOrCompute('weather:paris', compute)).toEqual({

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CACHE_CONFIG, type CacheConfig } from '../../config/cache.config';
+import { type JsonSafe, jsonSafe } from '../json-safe';
 import { limitLog } from '../logging/log-limiter';
 import { logText } from '../logging/log-text';
 import { CacheStore } from './cache.store';
@@ -8,7 +9,8 @@ import { CacheStore } from './cache.store';
 export type ResultCacheConfig = Pick<CacheConfig, 'ttlSeconds' | 'prefix'>;
 
 export interface Cached<T> {
-  value: T;
+  /** The value as JSON keeps it (json-safe.ts): the same on a hit and on a miss. */
+  value: JsonSafe<T>;
   /** True when the value came from the cache rather than this call's computation. */
   cached: boolean;
 }
@@ -16,7 +18,9 @@ export interface Cached<T> {
 /**
  * Keyed get-or-compute for action services. Concurrent computations of one key in this process
  * share one promise; results are stored as JSON with a per-entry TTL. A failing store never fails
- * the request: the value is computed as if nothing were cached. Errors are never cached.
+ * the request: the value is computed as if nothing were cached. Errors are never cached. Values
+ * are stored by the kit's JSON-safe rule (bigint → decimal text, Date → ISO text), and a miss
+ * answers the same converted value a later hit will, so the service sees one type.
  */
 @Injectable()
 export class ResultCache {
@@ -33,9 +37,9 @@ export class ResultCache {
     compute: () => Promise<T>,
     ttlSeconds = this.config.ttlSeconds,
   ): Promise<Cached<T>> {
-    const hit = await this.read<T>(key);
+    const hit = await this.read<JsonSafe<T>>(key);
     if (hit !== undefined) return { value: hit, cached: true };
-    const running = this.inFlight.get(key) as Promise<T> | undefined;
+    const running = this.inFlight.get(key) as Promise<JsonSafe<T>> | undefined;
     if (running) return { value: await running, cached: true };
     const computation = this.computeAndStore(key, compute, ttlSeconds);
     this.inFlight.set(key, computation);
@@ -50,8 +54,8 @@ export class ResultCache {
     key: string,
     compute: () => Promise<T>,
     ttlSeconds: number,
-  ): Promise<T> {
-    const value = await compute();
+  ): Promise<JsonSafe<T>> {
+    const value = jsonSafe(await compute()) as JsonSafe<T>;
     try {
       await this.store.set(this.config.prefix + key, JSON.stringify(value), ttlSeconds * 1000);
     } catch (error) {

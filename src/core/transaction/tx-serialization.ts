@@ -1,4 +1,5 @@
 import { type Address, type Hex, serializeTransaction } from 'viem';
+import { jsonSafe } from '../json-safe';
 
 /** What the backend hands a wallet: an unsigned EIP-1559 transaction, filled as far as it knows. */
 export interface UnsignedTransaction {
@@ -49,12 +50,5 @@ export function serializeUnsigned(tx: UnsignedTransaction, format: TransactionFo
   return toWagmiJson(request);
 }
 
-/** Display form of call arguments: bigints as decimal strings, at any depth. */
-export function displayValue(value: unknown): unknown {
-  if (typeof value === 'bigint') return value.toString();
-  if (Array.isArray(value)) return value.map(displayValue);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, displayValue(v)]));
-  }
-  return value;
-}
+/** Display form of call arguments: the kit's JSON-safe rule (bigints as decimal strings, dates as ISO text). */
+export const displayValue = jsonSafe;
