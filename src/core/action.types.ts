@@ -99,6 +99,11 @@ export interface ActionDeclaration<P extends object = object> {
   responseType?: ResponseType;
   /** The action needs the acting user's address (400 when none is sent). */
   requiresUser?: boolean;
+  /**
+   * The action calls outside the service (an HTTP API, an RPC node): with that service down, its
+   * declared answer is a 5xx. The fuzz suite and the conformance checks read it from here.
+   */
+  callsOutside?: boolean;
   rateLimit?: ActionRateLimit;
   /** The mini-app the action belongs to (exactly one; see defineMiniApp). */
   miniApp: MiniAppDeclaration;

@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ACTION_MODULES } from '../../src/actions';
-import { ActionRegistry } from '../../src/core/action.registry';
+import { declaredActions } from '../../src/testing';
 import { createTestApp } from '../app.factory';
 import { EveryTypeModule } from '../fixtures/every-type.fixture';
 import { UploadFixtureModule } from '../fixtures/upload.fixture';
@@ -21,15 +21,6 @@ export const FUZZ_ENV: Record<string, string> = {
   EXTERNAL_TIMEOUT_MS: '200',
 };
 
-/** Actions whose declared failure when their upstream is down is a 5xx. */
-export const UPSTREAM_PATHS = new Set([
-  '/api/weather',
-  '/api/portfolio',
-  '/api/best-swap',
-  '/api/send-token',
-  '/api/mint-nft',
-]);
-
 /**
  * Boots the service for fuzzing, with the every-type and upload fixtures beside the shipped actions so each
  * parameter type is generated, and lists every action with what the fuzzer must know of it.
@@ -42,11 +33,11 @@ export async function startFuzzTarget(): Promise<{
     env: FUZZ_ENV,
     actions: [...ACTION_MODULES, EveryTypeModule, UploadFixtureModule],
   });
-  const registry = app.get(ActionRegistry);
-  const targets = registry.actions().map((action) => ({
+  // Which actions may answer 5xx here is what their declarations say (`callsOutside`).
+  const targets = declaredActions(app).map(({ action, callsOutside, requiresUser }) => ({
     action,
-    upstream: UPSTREAM_PATHS.has(action.path),
-    requiresUser: registry.find(action.path)?.requiresUser,
+    upstream: callsOutside,
+    requiresUser,
   }));
   return { app, targets };
 }

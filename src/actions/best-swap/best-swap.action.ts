@@ -41,6 +41,7 @@ export const bestSwapAction = defineAction({
   description: 'Swap through the pool that returns the most, across the configured V2-style pools',
   chains: CHAINS,
   path: '/api/best-swap',
+  callsOutside: true,
   miniApp: WALLET_MINI_APP,
   params: BestSwapParams,
   requiresUser: true,

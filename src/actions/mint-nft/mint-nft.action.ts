@@ -38,6 +38,7 @@ export const mintNftAction = defineAction({
   description: 'Mint an NFT of an uploaded image on the configured collection',
   chains: { source: 43113 },
   path: '/api/mint-nft',
+  callsOutside: true,
   params: MintNftParams,
   requiresUser: true,
 });

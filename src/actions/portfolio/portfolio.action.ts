@@ -25,6 +25,7 @@ export const portfolioAction = defineAction({
   description: 'Your balances on the chain now and at the start of a period, with their change',
   chains: { source: 43113 },
   path: '/api/portfolio',
+  callsOutside: true,
   miniApp: WALLET_MINI_APP,
   params: PortfolioParams,
   responseType: 'data',

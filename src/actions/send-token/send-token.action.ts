@@ -35,6 +35,8 @@ export const sendTokenAction = defineAction({
   description: 'Send the native coin or an ERC-20 token to an address',
   chains: CHAINS,
   path: '/api/send-token',
+  /** With TX_FILL=estimate it asks the chain's RPC node for nonce, gas and fees. */
+  callsOutside: true,
   miniApp: WALLET_MINI_APP,
   params: SendTokenParams,
   requiresUser: true,

@@ -18,6 +18,7 @@ export const weatherAction = defineAction({
   description: 'Current temperature, wind and conditions in a city',
   chains: { source: 43113 },
   path: '/api/weather',
+  callsOutside: true,
   miniApp: TOOLS_MINI_APP,
   params: WeatherParams,
   responseType: 'data',
