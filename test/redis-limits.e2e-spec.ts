@@ -2,10 +2,11 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Redis from 'ioredis';
 import { ResultCache } from '../src/core';
 import { createTestApp } from './app.factory';
-import { describeWithRedis, redisDb } from './redis.helper';
+import { deleteKeys, describeWithRedis, REDIS_TEST_URL, runKeyPrefix } from './redis.helper';
 
 const CALC = '/api/calculator?operation=add&a=1&b=2';
-const URL_DB = redisDb(11);
+/** This run's keys only: the database is REDIS_TEST_URL's, other runs may be using it. */
+const PREFIX = runKeyPrefix('limits');
 
 function call(app: NestFastifyApplication, ip: string): Promise<number> {
   return app.inject({ method: 'POST', url: CALC, remoteAddress: ip }).then((r) => r.statusCode);
@@ -17,14 +18,18 @@ describeWithRedis()('Shared limits and cache on a real Redis', () => {
   let admin: Redis;
 
   beforeAll(async () => {
-    admin = new Redis(URL_DB);
-    await admin.flushdb();
-    const env = { REDIS_URL: URL_DB, RATE_LIMIT_IP_MAX: '10', RATE_LIMIT_USER_MAX: '1000' };
+    admin = new Redis(REDIS_TEST_URL);
+    const env = {
+      REDIS_URL: REDIS_TEST_URL,
+      REDIS_KEY_PREFIX: PREFIX,
+      RATE_LIMIT_IP_MAX: '10',
+      RATE_LIMIT_USER_MAX: '1000',
+    };
     [first, second] = await Promise.all([createTestApp({ env }), createTestApp({ env })]);
   });
   afterAll(async () => {
     await Promise.all([first.close(), second.close()]);
-    await admin.flushdb();
+    await deleteKeys(admin, PREFIX);
     admin.disconnect();
   });
 
@@ -46,7 +51,7 @@ describeWithRedis()('Shared limits and cache on a real Redis', () => {
 
   it('keeps the counters in Redis with an expiry', async () => {
     await call(first, '10.9.0.3');
-    const keys = await admin.keys('*10.9.0.3*');
+    const keys = await admin.keys(`${PREFIX}*10.9.0.3*`);
     expect(keys.length).toBeGreaterThan(0);
     const ttl = await admin.pttl(keys[0]);
     expect(ttl).toBeGreaterThan(0);
@@ -60,7 +65,21 @@ describeWithRedis()('Shared limits and cache on a real Redis', () => {
     expect(a).toEqual({ value: { answer: 42 }, cached: false });
     expect(b).toEqual({ value: { answer: 42 }, cached: true });
     expect(compute).toHaveBeenCalledTimes(1);
-    expect(await admin.pttl('cache:shared-key')).toBeGreaterThan(0);
+    expect(await admin.pttl(`${PREFIX}cache:shared-key`)).toBeGreaterThan(0);
+  });
+
+  it('writes only under its prefix, and deletes exactly its own keys', async () => {
+    const neighbour = `${runKeyPrefix('neighbour')}kept`;
+    await admin.set(neighbour, 'not ours', 'PX', 60_000);
+    try {
+      const ours = await admin.keys(`${PREFIX}*`);
+      expect(ours.length).toBeGreaterThan(2);
+      expect(await deleteKeys(admin, PREFIX)).toBe(ours.length);
+      expect(await admin.keys(`${PREFIX}*`)).toEqual([]);
+      expect(await admin.get(neighbour)).toBe('not ours');
+    } finally {
+      await admin.del(neighbour);
+    }
   });
 
   it('reports Redis as up in readiness', async () => {

@@ -1,6 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
+import type Redis from 'ioredis';
 
 /** The Redis the suites share: REDIS_TEST_URL, else the machine's default. */
 export const REDIS_TEST_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
@@ -26,11 +28,22 @@ export function describeWithRedis(): jest.Describe {
   return describe.skip;
 }
 
-/** A Redis database of its own for one suite, so parallel suites never share keys. */
-export function redisDb(db: number): string {
-  const url = new URL(REDIS_TEST_URL);
-  url.pathname = `/${db}`;
-  return url.toString();
+/**
+ * A key prefix of this suite's own (REDIS_KEY_PREFIX): suites use the database REDIS_TEST_URL
+ * names, possibly shared with other runs, and touch only keys under their prefix.
+ */
+export function runKeyPrefix(suite: string): string {
+  return `test:${suite}:${process.pid}:${randomUUID()}:`;
+}
+
+/** Deletes every key under `prefix`, and nothing else (SCAN, not KEYS or FLUSHDB). */
+export async function deleteKeys(admin: Redis, prefix: string): Promise<number> {
+  let deleted = 0;
+  for await (const keys of admin.scanStream({ match: `${prefix}*`, count: 500 })) {
+    const batch = keys as string[];
+    if (batch.length > 0) deleted += await admin.unlink(...batch);
+  }
+  return deleted;
 }
 
 export async function freePort(): Promise<number> {

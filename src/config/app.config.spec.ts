@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       strictOrigin: false,
       trustProxy: [],
       redisUrl: undefined,
+      redisKeyPrefix: '',
       shutdownTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       headersTimeoutMs: 10_000,
@@ -184,6 +185,16 @@ describe('loadConfig', () => {
     [{ SHUTDOWN_DRAIN_MS: '1s' }, /SHUTDOWN_DRAIN_MS="1s": /],
   ])('refuses shutdown timings %j, naming them', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('reads REDIS_KEY_PREFIX (empty by default) and refuses one Redis keys should not carry', () => {
+    expect(loadConfig({}).redisKeyPrefix).toBe('');
+    expect(loadConfig({ REDIS_KEY_PREFIX: 'svc-a:v1.' }).redisKeyPrefix).toBe('svc-a:v1.');
+    for (const bad of ['has space', 'x'.repeat(65), 'star*']) {
+      expect(() => loadConfig({ REDIS_KEY_PREFIX: bad })).toThrow(
+        'REDIS_KEY_PREFIX must be up to 64',
+      );
+    }
   });
 
   it('ignores variables it does not know', () => {

@@ -117,6 +117,13 @@ class CoreEnv {
   @IsUrl({ require_tld: false, protocols: ['redis', 'rediss'] })
   REDIS_URL?: string;
 
+  /** Put before every key this service writes in Redis, so services (or test runs) can share one. */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_.:-]{0,64}$/, {
+    message: 'REDIS_KEY_PREFIX must be up to 64 letters, digits or _ . : -',
+  })
+  REDIS_KEY_PREFIX = '';
+
   /** How long SIGTERM waits for accepted requests before forcing the exit. */
   @IsOptional()
   @Transform(toInt)
@@ -197,6 +204,8 @@ export interface AppConfig {
   trustProxy: string[];
   /** Shared store for rate limits and cached results across replicas. */
   redisUrl?: string;
+  /** Before every Redis key (counters and cached results); empty by default. */
+  redisKeyPrefix: string;
   shutdownTimeoutMs: number;
   /** Deadlines for a request to arrive (headers, whole request) and for an idle connection. */
   requestTimeoutMs: number;
@@ -229,6 +238,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     strictOrigin: vars.STRICT_ORIGIN,
     trustProxy: vars.TRUST_PROXY === 'false' ? [] : list(vars.TRUST_PROXY),
     redisUrl: vars.REDIS_URL,
+    redisKeyPrefix: vars.REDIS_KEY_PREFIX,
     shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
     requestTimeoutMs: vars.REQUEST_TIMEOUT_MS,
     headersTimeoutMs:

@@ -16,8 +16,9 @@ export const REDIS = Symbol('REDIS');
  * and within a bound when the server stalls, so no request ever waits on a dead Redis; it keeps
  * reconnecting in the background and shared limits resume when Redis is back.
  */
-export function createRedisClient(url: string): Redis {
+export function createRedisClient(url: string, keyPrefix = ''): Redis {
   return new Redis(url, {
+    keyPrefix,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     commandTimeout: 500,
@@ -85,5 +86,5 @@ export const redisProvider = {
   provide: REDIS,
   inject: [APP_CONFIG],
   useFactory: (config: AppConfig): Redis | null =>
-    config.redisUrl ? createRedisClient(config.redisUrl) : null,
+    config.redisUrl ? createRedisClient(config.redisUrl, config.redisKeyPrefix) : null,
 };
