@@ -13,6 +13,7 @@ import type { DynamicActionDataResponse, TransactionErrorBody } from './action.t
 import { isClientAbort, mapError, type MappedError } from './error-mapping';
 import { LogLimiter } from './logging/log-limiter';
 import { logStack, logText } from './logging/log-text';
+import { noteErrorCode } from './observability/request-scope';
 import { responseMetadata } from './response-metadata';
 
 /**
@@ -36,6 +37,8 @@ export class ActionExceptionFilter implements ExceptionFilter {
     const mapped = mapError(thrown);
     const development = this.config.nodeEnv === 'development';
     this.report(thrown, mapped, req);
+    // For the request's access line and span.
+    noteErrorCode(req, mapped.code);
     if (development && mapped.details !== undefined) mapped.error = mapped.details;
     const declaration = this.registry.find(req.routeOptions?.url);
     const body =

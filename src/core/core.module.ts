@@ -6,6 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { CACHE_CONFIG, type CacheConfig, loadCacheConfig } from '../config/cache.config';
 import { ENV, type Env } from '../config/env';
 import { loadUploadConfig, UPLOAD_CONFIG } from '../config/upload.config';
+import { loadObservabilityConfig, OBSERVABILITY_CONFIG } from '../config/observability.config';
 import {
   loadThrottleConfig,
   THROTTLE_CONFIG,
@@ -19,12 +20,17 @@ import { ResultCache } from './cache/result-cache';
 import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
 import { EnvelopeInterceptor } from './envelope.interceptor';
 import { HealthController } from './health.controller';
+import { loggerModule, loggingProviders, ROOT_LOGGER } from './logging/logging.providers';
 import { MetadataController } from './metadata.controller';
+import { ActionMetrics } from './metrics/action-metrics';
+import { MetricsServer } from './metrics/metrics.server';
+import { RequestObserver } from './observability/request-observer';
 import { OriginGuard } from './origin.guard';
 import { REDIS, redisProvider, RedisStatus } from './redis/redis.provider';
 import { ActionThrottlerGuard } from './throttling/action-throttler.guard';
 import { createThrottlerStorage, THROTTLER_STORE } from './throttling/throttler-storage.factory';
 import { throttlerOptions } from './throttling/throttling.options';
+import { TracingLifecycle } from './tracing/tracing.lifecycle';
 import { UserContextGuard } from './user-context.guard';
 import { UploadBodyGuard } from './uploads/upload-body.guard';
 
@@ -45,6 +51,7 @@ export class CoreModule {
           inject: [THROTTLE_CONFIG, THROTTLER_STORE],
           useFactory: throttlerOptions,
         }),
+        loggerModule(),
       ],
       controllers: [HealthController, MetadataController],
       providers: [
@@ -57,8 +64,18 @@ export class CoreModule {
           useFactory: (vars: Env) => loadUploadConfig(vars, config.bodyLimitBytes),
           inject: [ENV],
         },
+        {
+          provide: OBSERVABILITY_CONFIG,
+          useFactory: (vars: Env) => loadObservabilityConfig(vars, config.port),
+          inject: [ENV],
+        },
+        ...loggingProviders,
         redisProvider,
         RedisStatus,
+        ActionMetrics,
+        MetricsServer,
+        RequestObserver,
+        TracingLifecycle,
         {
           provide: THROTTLER_STORE,
           inject: [THROTTLE_CONFIG, REDIS],
@@ -90,6 +107,9 @@ export class CoreModule {
         REDIS,
         ActionRegistry,
         ResultCache,
+        ROOT_LOGGER,
+        OBSERVABILITY_CONFIG,
+        ActionMetrics,
       ],
     };
   }
