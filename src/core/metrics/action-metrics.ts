@@ -130,11 +130,16 @@ export class ActionMetrics {
         this.set(redis?.state() === 'up' ? 1 : 0);
       },
     });
+    const lookups = (result: CacheLookupResult): CounterChild => {
+      const child = this.cacheLookups.labels(result);
+      child.inc(0); // exported from the start, so a rate over it has a beginning
+      return child;
+    };
     this.cacheResults = {
-      hit: this.cacheLookups.labels('hit'),
-      miss: this.cacheLookups.labels('miss'),
-      coalesced: this.cacheLookups.labels('coalesced'),
-      error: this.cacheLookups.labels('error'),
+      hit: lookups('hit'),
+      miss: lookups('miss'),
+      coalesced: lookups('coalesced'),
+      error: lookups('error'),
     };
   }
 
@@ -143,6 +148,8 @@ export class ActionMetrics {
     const key = `${mode} ${action}`;
     let route = this.routes.get(key);
     if (!route) {
+      // Every declared action has its histogram from the start, requests or not.
+      this.requestSeconds.zero({ action, mode });
       const duration = this.requestSeconds.labels(action, mode);
       route = new RouteMetrics(this.requests, duration, action, mode);
       this.routes.set(key, route);

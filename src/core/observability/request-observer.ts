@@ -8,7 +8,7 @@ import { ROOT_LOGGER } from '../logging/logging.providers';
 import { ActionMetrics, type RouteMetrics } from '../metrics/action-metrics';
 import { endRequestSpan, startRequestSpan, withinSpan } from '../tracing/request-span';
 import { isTracingActive } from '../tracing/tracing-state';
-import { captureContext, enterScope, type RequestScope, restoreContext } from './request-scope';
+import { enterScope, type RequestScope } from './request-scope';
 
 /** nginx's code for a request whose client left before its answer was written. */
 const CLIENT_CLOSED = 499;
@@ -68,12 +68,6 @@ export class RequestObserver {
     adapter.setOnRequestHook((req: FastifyRequest, reply: FastifyReply, done: () => void) =>
       this.begin(req, reply, done, tracing),
     );
-    const fastify = app.getHttpAdapter().getInstance();
-    fastify.addHook('preParsing', (req, _reply, payload, done) => {
-      captureContext(req);
-      done(null, payload);
-    });
-    fastify.addHook('preValidation', (req, _reply, done) => restoreContext(req, done));
   }
 
   private begin(

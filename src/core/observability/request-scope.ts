@@ -1,4 +1,4 @@
-import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Span } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
 
@@ -8,8 +8,6 @@ export interface RequestScope {
   readonly id: string;
   /** Its server span, when tracing is on. */
   span?: Span;
-  /** The async context after every onRequest hook ran (Nest middleware included). */
-  resource?: AsyncResource;
   /** The contract's error code, when the answer is an error the exception filter rendered. */
   errorCode?: string;
 }
@@ -20,9 +18,10 @@ const scopes = new WeakMap<FastifyRequest, RequestScope>();
 /** The id of the request being served, if any: UpstreamBounds sends it as x-request-id. */
 export const currentRequestId = (): string | undefined => storage.getStore()?.id;
 
-export const scopeOf = (req: FastifyRequest): RequestScope | undefined => scopes.get(req);
-
-/** Runs the rest of the request's hooks, and its handler, within a new scope. */
+/**
+ * Runs the rest of the request's hooks, and its handler, within a new scope. Fastify runs the
+ * handler in the context its hooks ran in, even when the body arrived in later packets.
+ */
 export function enterScope(req: FastifyRequest, scope: RequestScope, next: () => void): void {
   scopes.set(req, scope);
   storage.run(scope, next);
@@ -32,22 +31,4 @@ export function enterScope(req: FastifyRequest, scope: RequestScope, next: () =>
 export function noteErrorCode(req: FastifyRequest, code: string): void {
   const scope = scopes.get(req);
   if (scope) scope.errorCode = code;
-}
-
-/**
- * Async context does not follow a request body: Fastify reads it in the socket's callbacks, so a
- * handler reached after a body arrived in several packets would run outside every
- * AsyncLocalStorage entered in onRequest (this scope, nestjs-pino's request logger,
- * OpenTelemetry's active span). The context is captured once the onRequest hooks have run
- * (`preParsing`) and restored once the body is read (`preValidation`).
- */
-export function captureContext(req: FastifyRequest): void {
-  const scope = scopes.get(req);
-  if (scope) scope.resource = new AsyncResource('dynamic-action-request');
-}
-
-export function restoreContext(req: FastifyRequest, next: () => void): void {
-  const scope = scopes.get(req);
-  if (!scope?.resource || storage.getStore() === scope) return next();
-  scope.resource.runInAsyncScope(next);
 }

@@ -4,6 +4,8 @@ import { trace, type Tracer } from '@opentelemetry/api';
 export const TRACER_NAME = 'dynamic-actions-backend';
 
 export interface TracingHandle {
+  /** Exports the spans still buffered. */
+  flush(): Promise<void>;
   /** Exports what is buffered and stops the SDK. */
   shutdown(): Promise<void>;
 }
@@ -22,9 +24,12 @@ export function setRunningTracing(handle: TracingHandle | undefined): void {
   running = handle;
 }
 
-/** Flushes and stops the SDK started in this process, if any (the application's last step). */
-export async function stopTracing(): Promise<void> {
-  await running?.shutdown();
+/**
+ * Exports the spans still buffered, if an SDK runs: the application's last step before the
+ * process exits. The SDK keeps running (whoever started it stops it; a test may build more apps).
+ */
+export async function flushTracing(): Promise<void> {
+  await running?.flush();
 }
 
 export const tracer = (): Tracer => trace.getTracer(TRACER_NAME);

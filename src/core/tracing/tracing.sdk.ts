@@ -91,6 +91,7 @@ export function startTracing(config: TracingConfig, exporter?: SpanExporter): Tr
     ],
   });
   const handle: TracingHandle = {
+    flush: () => provider.forceFlush(),
     async shutdown() {
       if (runningTracing() !== handle) return;
       setRunningTracing(undefined);
