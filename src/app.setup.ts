@@ -1,5 +1,6 @@
 import { BadRequestException, type NestApplicationOptions } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBodyParser } from 'fastify';
@@ -7,6 +8,7 @@ import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { EdgeReplies } from './core/edge/edge-reply';
 import { hostCheck } from './core/edge/host-check.hook';
 import { edgeServerOptions, hardenServer } from './core/edge/http-server';
+import { RequestObserver } from './core/observability/request-observer';
 import { GracefulShutdown } from './core/shutdown/graceful-shutdown';
 import { UPLOAD_CONFIG, type UploadConfig } from './config/upload.config';
 import { isUpload, registerMultipart } from './core/uploads/multipart.setup';
@@ -82,6 +84,10 @@ export function createAdapter(config: AppConfig): FastifyAdapter {
 export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   const fastify = app.getHttpAdapter().getInstance();
   const config = app.get<AppConfig>(APP_CONFIG);
+  // Nest's Logger writes JSON lines through pino, with the request's id while one is served.
+  app.useLogger(app.get(PinoNestLogger));
+  // Access lines, metrics and spans, from the first hook on: refused requests count too.
+  app.get(RequestObserver).install(app);
   const { allowedOrigins } = config;
   const uploads = app.get<UploadConfig>(UPLOAD_CONFIG);
   // Connection cap, and `Expect` answered before any body is read.

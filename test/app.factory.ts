@@ -5,6 +5,8 @@ import { AppModule } from '../src/app.module';
 import { APP_OPTIONS, createAdapter, setupApp } from '../src/app.setup';
 import { loadConfig } from '../src/config/app.config';
 import type { MiniAppDeclaration } from '../src/core';
+import { LOG_DESTINATION } from '../src/core/logging/root-logger';
+import { testLogs } from './log.capture';
 
 export interface TestAppOptions {
   /** Environment variables on top of `NODE_ENV=test` and rate limits out of reach. */
@@ -29,9 +31,13 @@ export async function createTestApp({
     ...env,
   };
   const config = loadConfig(fullEnv);
+  // Log lines go where a test can read them (testLogs), not to the test runner's output.
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule.forRoot({ config, env: fullEnv, actions, miniApps })],
-  }).compile();
+  })
+    .overrideProvider(LOG_DESTINATION)
+    .useValue(testLogs)
+    .compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(createAdapter(config), {
     ...APP_OPTIONS,
     logger: false,

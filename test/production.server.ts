@@ -68,6 +68,8 @@ export class ProductionServer {
       env: {
         ...process.env,
         NODE_ENV: 'production',
+        // No metrics listener unless a test asks: 9464 may be taken by a concurrent suite.
+        METRICS_PORT: '0',
         ...env,
         PORT: String(port),
         HOST: '127.0.0.1',

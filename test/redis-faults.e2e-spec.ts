@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ChildProcess } from 'node:child_process';
 import { ResultCache } from '../src/core';
+import type { Readiness } from '../src/core/health.controller';
 import { createTestApp } from './app.factory';
 import { describeWithRedis, freePort, startRedisServer, stopRedisServer } from './redis.helper';
 
@@ -10,7 +11,8 @@ const CALC = '/api/calculator?operation=add&a=1&b=2';
 async function waitForRedis(app: NestFastifyApplication, state: 'up' | 'down'): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const response = await app.inject({ method: 'GET', url: '/health/ready' });
-    if (response.statusCode === 200 && response.json<{ redis: string }>().redis === state) return;
+    const redis = response.json<Readiness>().dependencies?.redis?.status;
+    if (response.statusCode === 200 && redis === state) return;
     if (response.statusCode === 503 && state === 'down') return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -84,6 +84,9 @@ describeWithRedis()('Shared limits and cache on a real Redis', () => {
 
   it('reports Redis as up in readiness', async () => {
     const response = await first.inject({ method: 'GET', url: '/health/ready' });
-    expect(response.json()).toEqual({ status: 'ok', redis: 'up' });
+    expect(response.json()).toEqual({
+      status: 'ok',
+      dependencies: { redis: { status: 'up', required: false } },
+    });
   });
 });

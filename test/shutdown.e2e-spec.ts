@@ -16,8 +16,8 @@ const CLIENTS = 32;
 const SLOW_POSTS = 16;
 const HELD_WEATHER = 8;
 const READY: Call = { method: 'GET', path: '/health/ready' };
-/** A stack trace line, as a logged error would print it. */
-const STACK = /\n\s+at .+:\d+:\d+/;
+/** A stack trace line, as a logged error would print it: after a newline, or its JSON escape. */
+const STACK = /(?:\n|\\n)\s+at .+:\d+:\d+/;
 
 const body = (outcome: Outcome): Record<string, unknown> =>
   outcome.kind === 'answer' ? (JSON.parse(outcome.body) as Record<string, unknown>) : {};

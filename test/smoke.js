@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Smoke test of the production start, exactly as the container runs it (`node dist/main.js`):
 // boot on a free port, wait for GET /health, run one calculator request, read every mini-app's
-// document and fetch its icon (copied into dist/ by the build), stop with SIGTERM and expect a
-// clean exit. Plain Node with no dependencies, so it needs only `npm run build` first.
+// document and fetch its icon (copied into dist/ by the build), read GET /metrics on its own port
+// (METRICS_PORT), stop with SIGTERM and expect a clean exit. Plain Node with no dependencies, so
+// it needs only `npm run build` first.
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -120,6 +121,24 @@ async function checkMiniApps(port) {
   return miniApps.length;
 }
 
+/** The Prometheus listener answers on its own port (METRICS_PORT), the service's families in it. */
+function checkMetrics(metricsPort) {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port: metricsPort, path: '/metrics' }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () =>
+        res.statusCode === 200 && text.includes('dynamic_action_requests_total{')
+          ? resolve()
+          : reject(new Error(`GET /metrics answered ${res.statusCode}: ${text.slice(0, 200)}`)),
+      );
+    });
+    req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error('GET /metrics: no answer')));
+    req.on('error', reject);
+  });
+}
+
 async function stop(server) {
   if (server.exitCode !== null)
     throw new Error(`the server had already exited (${server.exitCode})`);
@@ -137,10 +156,18 @@ async function main() {
     throw new Error(`${ENTRY} is missing: run \`npm run build\` first`);
   }
   const port = await freePort();
+  const metricsPort = await freePort();
   let output = '';
   const server = spawn(process.execPath, [ENTRY], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      METRICS_PORT: String(metricsPort),
+      METRICS_HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout.on('data', (chunk) => (output += chunk));
@@ -149,6 +176,7 @@ async function main() {
     await waitForHealth(port, server);
     await checkCalculator(port);
     const miniApps = await checkMiniApps(port);
+    await checkMetrics(metricsPort);
     await stop(server);
     console.log(`smoke: ${miniApps} mini-app documents and their icons served`);
   } catch (error) {
@@ -157,7 +185,7 @@ async function main() {
     throw error;
   }
   console.log(
-    `smoke: node ${ENTRY} on port ${port}: /health ok, 6 × 7 = 42, clean exit on SIGTERM`,
+    `smoke: node ${ENTRY} on port ${port}: /health ok, 6 × 7 = 42, /metrics on ${metricsPort}, clean exit on SIGTERM`,
   );
 }
 

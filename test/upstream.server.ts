@@ -1,5 +1,11 @@
 import { EventEmitter, once } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What a route answers: JSON (found, not found, 500…), raw text, or either after a delay. */
@@ -28,6 +34,7 @@ export const reply = {
 export interface UpstreamRequest {
   path: string;
   query: URLSearchParams;
+  headers: IncomingHttpHeaders;
 }
 
 export type RouteHandler = (request: UpstreamRequest) => UpstreamReply;
@@ -93,7 +100,7 @@ export class FakeUpstream {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', this.base);
-    const request = { path: url.pathname, query: url.searchParams };
+    const request = { path: url.pathname, query: url.searchParams, headers: req.headers };
     this.requests.push(request);
     const handler = this.routes.get(url.pathname);
     let timer: NodeJS.Timeout | undefined;

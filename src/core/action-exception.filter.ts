@@ -14,6 +14,7 @@ import { isClientAbort, mapError, type MappedError } from './error-mapping';
 import { LogLimiter } from './logging/log-limiter';
 import { logStack, logText } from './logging/log-text';
 import { jsonSafe } from './json-safe';
+import { noteErrorCode } from './observability/request-scope';
 import { responseMetadata } from './response-metadata';
 
 /**
@@ -37,6 +38,8 @@ export class ActionExceptionFilter implements ExceptionFilter {
     const mapped = mapError(thrown);
     const development = this.config.nodeEnv === 'development';
     this.report(thrown, mapped, req);
+    // For the request's access line and span.
+    noteErrorCode(req, mapped.code);
     if (development && mapped.details !== undefined) mapped.error = mapped.details;
     const declaration = this.registry.find(req.routeOptions?.url);
     const body =

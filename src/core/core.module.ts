@@ -8,6 +8,7 @@ import { CACHE_CONFIG, type CacheConfig, loadCacheConfig } from '../config/cache
 import { ENV, type Env } from '../config/env';
 import { loadUploadConfig, UPLOAD_CONFIG } from '../config/upload.config';
 import { loadMiniAppsConfig, MINI_APPS_CONFIG } from '../config/mini-apps.config';
+import { loadObservabilityConfig, OBSERVABILITY_CONFIG } from '../config/observability.config';
 import {
   loadThrottleConfig,
   THROTTLE_CONFIG,
@@ -22,17 +23,22 @@ import { ResultCache } from './cache/result-cache';
 import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
 import { EnvelopeInterceptor } from './envelope.interceptor';
 import { HealthController } from './health.controller';
+import { loggerModule, loggingProviders, ROOT_LOGGER } from './logging/logging.providers';
 import { MetadataController } from './metadata.controller';
 import { REGISTERED_MINI_APPS } from './mini-app';
 import { MiniAppDocuments } from './mini-app-documents';
 import { MiniAppIcons } from './mini-app-icons';
 import { MiniAppIconsController } from './mini-app-icons.controller';
 import type { MiniAppDeclaration } from './mini-app.types';
+import { ActionMetrics } from './metrics/action-metrics';
+import { MetricsServer } from './metrics/metrics.server';
+import { RequestObserver } from './observability/request-observer';
 import { OriginGuard } from './origin.guard';
 import { REDIS, redisProvider, RedisStatus } from './redis/redis.provider';
 import { ActionThrottlerGuard } from './throttling/action-throttler.guard';
 import { createThrottlerStorage, THROTTLER_STORE } from './throttling/throttler-storage.factory';
 import { throttlerOptions } from './throttling/throttling.options';
+import { TracingLifecycle } from './tracing/tracing.lifecycle';
 import { UserContextGuard } from './user-context.guard';
 import { UploadBodyGuard } from './uploads/upload-body.guard';
 
@@ -59,6 +65,7 @@ export class CoreModule {
           inject: [THROTTLE_CONFIG, THROTTLER_STORE],
           useFactory: throttlerOptions,
         }),
+        loggerModule(),
       ],
       controllers: [HealthController, MetadataController, MiniAppIconsController],
       providers: [
@@ -71,8 +78,18 @@ export class CoreModule {
           useFactory: (vars: Env) => loadUploadConfig(vars, config.bodyLimitBytes),
           inject: [ENV],
         },
+        {
+          provide: OBSERVABILITY_CONFIG,
+          useFactory: (vars: Env) => loadObservabilityConfig(vars, config.port),
+          inject: [ENV],
+        },
+        ...loggingProviders,
         redisProvider,
         RedisStatus,
+        ActionMetrics,
+        MetricsServer,
+        RequestObserver,
+        TracingLifecycle,
         {
           provide: THROTTLER_STORE,
           inject: [THROTTLE_CONFIG, REDIS],
@@ -109,6 +126,9 @@ export class CoreModule {
         REDIS,
         ActionRegistry,
         ResultCache,
+        ROOT_LOGGER,
+        OBSERVABILITY_CONFIG,
+        ActionMetrics,
       ],
     };
   }

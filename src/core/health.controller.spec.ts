@@ -22,9 +22,19 @@ function refusal(health: HealthController): ReturnType<typeof mapError> {
 }
 
 describe('HealthController readiness', () => {
-  it('is ready while Redis is up, or down with `allow`', () => {
-    expect(controller('up', 'deny').ready()).toEqual({ status: 'ok', redis: 'up' });
-    expect(controller('down', 'allow').ready()).toEqual({ status: 'ok', redis: 'down' });
+  it('reports Redis only when it is configured', () => {
+    expect(controller('disabled', 'allow').ready()).toEqual({ status: 'ok', dependencies: {} });
+    expect(controller('up', 'deny').ready()).toEqual({
+      status: 'ok',
+      dependencies: { redis: { status: 'up', required: true } },
+    });
+  });
+
+  it('is ready but degraded while Redis is down with `allow`', () => {
+    expect(controller('down', 'allow').ready()).toEqual({
+      status: 'degraded',
+      dependencies: { redis: { status: 'down', required: false } },
+    });
   });
 
   it('answers a designed 503 once shutdown has begun: shown in the envelope, not logged', () => {
@@ -35,6 +45,7 @@ describe('HealthController readiness', () => {
       error: 'Service unavailable',
       message: 'The service is shutting down',
       code: 'SERVICE_UNAVAILABLE',
+      data: { dependencies: { redis: { status: 'up', required: false } } },
     });
     expect(health.live()).toEqual({ status: 'ok' });
   });
@@ -45,6 +56,7 @@ describe('HealthController readiness', () => {
       error: 'Service unavailable',
       message: 'Redis is down',
       code: 'SERVICE_UNAVAILABLE',
+      data: { dependencies: { redis: { status: 'down', required: true } } },
     });
   });
 });

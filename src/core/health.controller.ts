@@ -4,16 +4,27 @@ import { AnyHost } from './edge/host-check.hook';
 import { ActionException } from './action.exception';
 import { RedisStatus } from './redis/redis.provider';
 
-export interface Readiness {
-  status: 'ok';
-  redis: 'up' | 'down' | 'disabled';
+export interface DependencyReport {
+  status: 'up' | 'down';
+  /** Down, it makes the service not ready (Redis under RATE_LIMIT_ON_STORE_ERROR=deny). */
+  required: boolean;
 }
 
-/** A designed 503: rendered in the envelope like any error, but not logged as a failure. */
-const notReady = (message: string): ActionException =>
+/** Each dependency the service is configured with, by name: Redis when REDIS_URL is set. */
+export type Dependencies = Partial<Record<'redis', DependencyReport>>;
+
+export interface Readiness {
+  /** `degraded`: ready, but an optional dependency is down (Redis under `allow`). */
+  status: 'ok' | 'degraded';
+  dependencies: Dependencies;
+}
+
+/** A designed 503: rendered in the envelope like any error (with the dependencies), not logged. */
+const notReady = (message: string, dependencies: Dependencies): ActionException =>
   new ActionException(HttpStatus.SERVICE_UNAVAILABLE, 'Service unavailable', {
     message,
     code: 'SERVICE_UNAVAILABLE',
+    data: { dependencies },
   });
 
 /** Liveness for the container's HEALTHCHECK; readiness for a load balancer. */
@@ -33,22 +44,28 @@ export class HealthController {
   }
 
   /**
-   * Not ready once shutdown has begun (the load balancer stops sending while accepted requests
-   * finish), or while Redis is down and requests would be refused anyway (`deny`).
+   * Reports each dependency. Not ready once shutdown has begun (the load balancer stops sending
+   * while accepted requests finish), or while a required dependency is down (Redis under `deny`:
+   * requests would be refused anyway).
    */
   @Get('ready')
   @AnyHost()
   ready(): Readiness {
-    if (this.shuttingDown) throw notReady('The service is shutting down');
-    const redis = this.redis.state();
-    if (redis === 'down' && this.throttle.onStoreError === 'deny') {
-      throw notReady('Redis is down');
-    }
-    return { status: 'ok', redis };
+    const dependencies = this.dependencies();
+    if (this.shuttingDown) throw notReady('The service is shutting down', dependencies);
+    const down = Object.values(dependencies).filter((d) => d.status === 'down');
+    if (down.some((d) => d.required)) throw notReady('Redis is down', dependencies);
+    return { status: down.length > 0 ? 'degraded' : 'ok', dependencies };
   }
 
   /** Called by GracefulShutdown on SIGTERM; there is no way back. */
   markShuttingDown(): void {
     this.shuttingDown = true;
+  }
+
+  private dependencies(): Dependencies {
+    const redis = this.redis.state();
+    if (redis === 'disabled') return {};
+    return { redis: { status: redis, required: this.throttle.onStoreError === 'deny' } };
   }
 }

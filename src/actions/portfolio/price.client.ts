@@ -49,7 +49,7 @@ export class PriceClient {
     const url = new URL(apiUrl);
     url.searchParams.set('ids', ids.join(','));
     url.searchParams.set('vs_currencies', 'usd');
-    return parsePrices(await this.http.getJson(url), ids);
+    return parsePrices(await this.http.getJson(url, { upstream: 'prices' }), ids);
   }
 }
 

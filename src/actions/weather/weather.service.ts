@@ -97,7 +97,7 @@ export class WeatherService {
   private async geocode(name: string): Promise<Place | undefined> {
     const query = { name, count: '1', language: 'en', format: 'json' };
     const url = withQuery(this.config.geocodingUrl, query);
-    return parsePlace(await this.http.getJson(url));
+    return parsePlace(await this.http.getJson(url, { upstream: 'weather_geocoding' }));
   }
 
   private async currentWeather({ latitude, longitude }: Place): Promise<Current> {
@@ -110,7 +110,7 @@ export class WeatherService {
       temperature_unit: 'celsius',
       wind_speed_unit: 'kmh',
     });
-    return parseCurrent(await this.http.getJson(url));
+    return parseCurrent(await this.http.getJson(url, { upstream: 'weather_forecast' }));
   }
 
   /** Turns an upstream failure into the 500 the user sees; anything else is a bug and propagates. */

@@ -1,12 +1,16 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { CACHE_CONFIG, type CacheConfig } from '../../config/cache.config';
 import { type JsonSafe, jsonSafe } from '../json-safe';
 import { limitLog } from '../logging/log-limiter';
 import { logText } from '../logging/log-text';
+import { ActionMetrics } from '../metrics/action-metrics';
 import { CacheStore } from './cache.store';
 
 /** What the cache itself reads of CACHE_CONFIG (the store's size is the store's business). */
 export type ResultCacheConfig = Pick<CacheConfig, 'ttlSeconds' | 'prefix'>;
+
+/** A read the store failed: counted as `error`, then computed as a miss. */
+const READ_FAILED = Symbol('read failed');
 
 export interface Cached<T> {
   /** The value as JSON keeps it (json-safe.ts): the same on a hit and on a miss. */
@@ -30,6 +34,7 @@ export class ResultCache {
   constructor(
     private readonly store: CacheStore,
     @Inject(CACHE_CONFIG) private readonly config: ResultCacheConfig,
+    @Optional() private readonly metrics?: ActionMetrics,
   ) {}
 
   async getOrCompute<T>(
@@ -38,8 +43,12 @@ export class ResultCache {
     ttlSeconds = this.config.ttlSeconds,
   ): Promise<Cached<T>> {
     const hit = await this.read<JsonSafe<T>>(key);
-    if (hit !== undefined) return { value: hit, cached: true };
+    if (hit !== undefined && hit !== READ_FAILED) {
+      this.metrics?.cacheLookup('hit');
+      return { value: hit, cached: true };
+    }
     const running = this.inFlight.get(key) as Promise<JsonSafe<T>> | undefined;
+    this.metrics?.cacheLookup(hit === READ_FAILED ? 'error' : running ? 'coalesced' : 'miss');
     if (running) return { value: await running, cached: true };
     const computation = this.computeAndStore(key, compute, ttlSeconds);
     this.inFlight.set(key, computation);
@@ -64,13 +73,13 @@ export class ResultCache {
     return value;
   }
 
-  private async read<T>(key: string): Promise<T | undefined> {
+  private async read<T>(key: string): Promise<T | undefined | typeof READ_FAILED> {
     try {
       const raw = await this.store.get(this.config.prefix + key);
       return raw === undefined ? undefined : (JSON.parse(raw) as T);
     } catch (error) {
       this.storeFailed('read', key, error);
-      return undefined;
+      return READ_FAILED;
     }
   }
 

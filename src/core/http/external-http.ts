@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { networkError, readAnswer, refuseRedirect } from './upstream-answer';
-import { UpstreamBounds } from './upstream-bounds';
+import { UpstreamBounds, type UpstreamHeaders } from './upstream-bounds';
 import { UpstreamError } from './upstream.error';
 
 export { UpstreamError, type UpstreamErrorKind } from './upstream.error';
@@ -12,6 +12,13 @@ export interface FetchJsonOptions {
   signal?: AbortSignal;
   /** Larger answers are refused as malformed, so a faulty upstream cannot exhaust memory. */
   maxBytes?: number;
+  /** Sent along (UpstreamBounds gives the request's `x-request-id`). */
+  headers?: UpstreamHeaders;
+}
+
+export interface GetJsonOptions extends Partial<Omit<FetchJsonOptions, 'headers'>> {
+  /** The configuration key naming the API (`weather_geocoding`): its metrics label, never its URL. */
+  upstream?: string;
 }
 
 const DEFAULT_MAX_BYTES = 1_048_576;
@@ -23,14 +30,14 @@ const DEFAULT_MAX_BYTES = 1_048_576;
  */
 export async function fetchJson(
   url: string | URL,
-  { timeoutMs, signal, maxBytes = DEFAULT_MAX_BYTES }: FetchJsonOptions,
+  { timeoutMs, signal, maxBytes = DEFAULT_MAX_BYTES, headers = {} }: FetchJsonOptions,
 ): Promise<unknown> {
   const timeout = AbortSignal.timeout(timeoutMs);
   const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
   try {
     const response = await fetch(url, {
       signal: combined,
-      headers: { accept: 'application/json' },
+      headers: { ...headers, accept: 'application/json' },
       redirect: 'manual',
     });
     await refuseRedirect(response);
@@ -70,10 +77,11 @@ function parseJson(text: string): unknown {
 export class ExternalHttp {
   constructor(private readonly bounds: UpstreamBounds) {}
 
-  getJson(url: string | URL, options: Partial<FetchJsonOptions> = {}): Promise<unknown> {
+  getJson(url: string | URL, options: GetJsonOptions = {}): Promise<unknown> {
+    const { signal, upstream, maxBytes } = options;
     const timeoutMs = options.timeoutMs ?? this.bounds.config.timeoutMs;
-    return this.bounds.call(url, { timeoutMs, signal: options.signal }, (signal) =>
-      fetchJson(url, { maxBytes: options.maxBytes, timeoutMs, signal }),
+    return this.bounds.call(url, { timeoutMs, signal, upstream }, (inner, headers) =>
+      fetchJson(url, { maxBytes, timeoutMs, signal: inner, headers }),
     );
   }
 }

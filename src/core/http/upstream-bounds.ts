@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   isBrokenCircuitError,
   isBulkheadRejectedError,
@@ -7,7 +7,11 @@ import {
   TimeoutStrategy,
 } from 'cockatiel';
 import { LRUCache } from 'lru-cache';
+import { performance } from 'node:perf_hooks';
 import { EXTERNAL_CONFIG, type ExternalConfig } from '../../config/external.config';
+import { ActionMetrics, type UpstreamOutcome } from '../metrics/action-metrics';
+import { currentRequestId } from '../observability/request-scope';
+import { jsonRpcSpan, withUpstream } from '../tracing/upstream-spans';
 import { HostPolicy } from './host-policy';
 import { UpstreamError } from './upstream.error';
 import { networkError, readAnswer, refuseRedirect } from './upstream-answer';
@@ -21,6 +25,22 @@ export interface BoundedCallOptions {
   timeoutMs: number;
   /** The caller's own cancellation; its reason is rethrown as is. */
   signal?: AbortSignal;
+  /**
+   * The configuration key naming the upstream (`weather_geocoding`, `prices`, `rpc_43113`): its
+   * metrics label and span attribute. Never a URL, which may carry a key.
+   */
+  upstream?: string;
+}
+
+/** Headers every upstream call carries: the request id the client saw, for joining logs. */
+export type UpstreamHeaders = Record<string, string>;
+
+/** What a failed call counts as in dynamic_action_upstream_requests_total. */
+function outcomeOf(error: unknown, cancelled: boolean): UpstreamOutcome {
+  if (cancelled) return 'cancelled';
+  if (error instanceof UpstreamRefusal) return error.reason;
+  if (error instanceof UpstreamError) return error.kind;
+  return 'error';
 }
 
 /**
@@ -44,12 +64,44 @@ export const MAX_ANSWER_BYTES = 4 * 1_048_576;
 export class UpstreamBounds {
   private readonly hosts = new LRUCache<string, HostPolicy>({ max: MAX_HOSTS });
 
-  constructor(@Inject(EXTERNAL_CONFIG) readonly config: ExternalConfig) {}
+  constructor(
+    @Inject(EXTERNAL_CONFIG) readonly config: ExternalConfig,
+    @Optional() private readonly metrics?: ActionMetrics,
+  ) {}
 
-  /** Runs `call` within the bounds of the host of `url`; `call` gets the signal to honour. */
+  /**
+   * Runs `call` within the bounds of the host of `url`; `call` gets the signal to honour and the
+   * headers to send (`x-request-id`; `traceparent` is added by the tracing instrumentation).
+   * Each call is counted and timed under its `upstream` name.
+   */
   async call<T>(
     url: string | URL,
-    { timeoutMs, signal }: BoundedCallOptions,
+    { timeoutMs, signal, upstream = 'other' }: BoundedCallOptions,
+    call: (signal: AbortSignal, headers: UpstreamHeaders) => Promise<T>,
+  ): Promise<T> {
+    const id = currentRequestId();
+    const headers: UpstreamHeaders = id === undefined ? {} : { 'x-request-id': id };
+    const metrics = this.metrics?.upstream(upstream);
+    const started = performance.now();
+    try {
+      const result = await withUpstream(upstream, () =>
+        this.bounded(url, timeoutMs, signal, (inner) => call(inner, headers)),
+      );
+      const failed = result instanceof Response && !result.ok;
+      metrics?.record(failed ? 'status' : 'ok', (performance.now() - started) / 1000);
+      return result;
+    } catch (error) {
+      const refused = error instanceof UpstreamRefusal;
+      const seconds = refused ? undefined : (performance.now() - started) / 1000;
+      metrics?.record(outcomeOf(error, signal?.aborted === true), seconds);
+      throw error;
+    }
+  }
+
+  private async bounded<T>(
+    url: string | URL,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
     call: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const timedOut = (): UpstreamError =>
@@ -85,25 +137,31 @@ export class UpstreamBounds {
    * are refused, and the answer is read whole while the slot is held (a node that stalls half-way
    * through its body still counts against its host, and never holds more sockets than allowed).
    */
-  fetchFn(timeoutMs: number): RpcFetch {
+  fetchFn(timeoutMs: number, upstream?: string): RpcFetch {
     return (input, init = {}) => {
       const url = input instanceof Request ? input.url : input;
-      return this.call(url, { timeoutMs, signal: init.signal ?? undefined }, async (signal) => {
-        try {
-          const response = await fetch(input, { ...init, signal, redirect: 'manual' });
-          await refuseRedirect(response);
-          const body = await readAnswer(response, MAX_ANSWER_BYTES);
-          const type = response.headers.get('content-type');
-          return new Response(body.byteLength > 0 ? body : null, {
-            status: response.status,
-            statusText: response.statusText,
-            headers: type ? { 'content-type': type } : {},
-          });
-        } catch (error) {
-          // fetch reports a failed connection or a cut answer as a TypeError naming the host.
-          throw error instanceof TypeError ? networkError(error) : error;
-        }
-      });
+      const options = { timeoutMs, signal: init.signal ?? undefined, upstream };
+      const call = (): Promise<Response> =>
+        this.call(url, options, async (signal, extra) => {
+          try {
+            const headers = new Headers(init.headers);
+            for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+            const response = await fetch(input, { ...init, headers, signal, redirect: 'manual' });
+            await refuseRedirect(response);
+            const body = await readAnswer(response, MAX_ANSWER_BYTES);
+            const type = response.headers.get('content-type');
+            return new Response(body.byteLength > 0 ? body : null, {
+              status: response.status,
+              statusText: response.statusText,
+              headers: type ? { 'content-type': type } : {},
+            });
+          } catch (error) {
+            // fetch reports a failed connection or a cut answer as a TypeError naming the host.
+            throw error instanceof TypeError ? networkError(error) : error;
+          }
+        });
+      // One JSON-RPC span per request to the node (a viem batch is one), the HTTP span its child.
+      return jsonRpcSpan(upstream ?? 'other', init.body, call);
     };
   }
 

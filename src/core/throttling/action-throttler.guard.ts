@@ -1,4 +1,4 @@
-import { type ExecutionContext, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { type ExecutionContext, HttpStatus, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
@@ -14,6 +14,7 @@ import { ACTION_KEY } from '../action.decorator';
 import type { ActionDeclaration } from '../action.types';
 import { ActionException } from '../action.exception';
 import { readActionRequest } from '../action-request';
+import { ActionMetrics } from '../metrics/action-metrics';
 
 interface ResolvedLimit {
   name: 'ip' | 'user';
@@ -44,6 +45,7 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
     @InjectThrottlerStorage() storage: ThrottlerStorage,
     reflector: Reflector,
     @Inject(THROTTLE_CONFIG) private readonly config: ThrottleConfig,
+    @Optional() private readonly metrics?: ActionMetrics,
   ) {
     super(options, storage, reflector);
   }
@@ -69,6 +71,7 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
         limit.name,
       );
       if (record.isBlocked) {
+        this.metrics?.rateLimited(declaration.path, limit.name);
         const retryAfter = record.timeToBlockExpire;
         setHeaders(
           http.getResponse<FastifyReply>(),

@@ -114,7 +114,7 @@ export class ChainRpc {
           batch: { wait: 0 },
           timeout: this.config.timeoutMs,
           retryCount: 0,
-          fetchFn: checkedFetch(this.bounds.fetchFn(this.config.timeoutMs)),
+          fetchFn: checkedFetch(this.bounds.fetchFn(this.config.timeoutMs, `rpc_${chain.chainId}`)),
         }),
       });
       this.clients.set(chain.chainId, client);

@@ -1,0 +1,55 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { type Env, readEnv, toInt } from './env';
+
+export const OBSERVABILITY_CONFIG = Symbol('OBSERVABILITY_CONFIG');
+
+/** pino's levels, most severe first; `silent` writes nothing. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+class ObservabilityEnv {
+  @IsOptional()
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: LogLevel = 'info';
+
+  /** Port of the Prometheus listener, apart from the public one; 0: no metrics listener. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT = 9464;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  METRICS_HOST = '0.0.0.0';
+}
+
+export interface MetricsListenerConfig {
+  port: number;
+  host: string;
+}
+
+export interface ObservabilityConfig {
+  logLevel: LogLevel;
+  /** Where `/metrics` is served; undefined when METRICS_PORT=0. */
+  metrics?: MetricsListenerConfig;
+}
+
+/** `publicPort` is PORT: metrics on the public port would publish them to every client. */
+export function loadObservabilityConfig(env: Env, publicPort: number): ObservabilityConfig {
+  const vars = readEnv(ObservabilityEnv, env, 'logging and metrics configuration');
+  if (vars.METRICS_PORT !== 0 && vars.METRICS_PORT === publicPort) {
+    throw new Error(
+      `Invalid logging and metrics configuration:\n  - METRICS_PORT=${vars.METRICS_PORT}: ` +
+        'must differ from PORT, so metrics are never served on the public port (0 disables them)',
+    );
+  }
+  return {
+    logLevel: vars.LOG_LEVEL,
+    metrics:
+      vars.METRICS_PORT === 0 ? undefined : { port: vars.METRICS_PORT, host: vars.METRICS_HOST },
+  };
+}

@@ -1,0 +1,84 @@
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import type { LogLevel } from '../../config/observability.config';
+import { redactUrls } from './url-redaction';
+
+/** Where log lines go: stdout in production; tests provide their own stream. */
+export const LOG_DESTINATION = Symbol('LOG_DESTINATION');
+
+/** Headers that authenticate someone: censored wherever a logged object carries headers. */
+const SECRET_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+];
+export const REDACTED_PATHS = SECRET_HEADERS.flatMap((name) => [
+  `headers["${name}"]`,
+  `*.headers["${name}"]`,
+  `*.*.headers["${name}"]`,
+]);
+
+export interface RootLoggerOptions {
+  level: LogLevel;
+  /** One readable line per entry (pino-pretty) instead of JSON: NODE_ENV=development. */
+  pretty: boolean;
+  destination?: DestinationStream;
+}
+
+/**
+ * The one pino logger of the process: nestjs-pino writes Nest's `Logger` through it and binds a
+ * child with the request's id while a request is served. Redaction is its configuration, not the
+ * callers' habit: secret headers are censored by path, and every URL in a finished line (a
+ * message, an error's text or stack, a field) is cut to scheme and host before it is written.
+ */
+export async function createRootLogger({
+  level,
+  pretty,
+  destination,
+}: RootLoggerOptions): Promise<Logger> {
+  const options: LoggerOptions = {
+    level,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    hooks: { streamWrite: redactUrls },
+  };
+  if (pretty) {
+    const stream = await prettyStream(destination);
+    if (stream) return pino(options, stream);
+  }
+  // Level names rather than numbers: what operators grep for.
+  options.formatters = { level: (label) => ({ level: label }) };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+const escapeBreaks = (message: unknown): string =>
+  JSON.stringify(typeof message === 'string' ? message : (JSON.stringify(message) ?? '')).slice(
+    1,
+    -1,
+  );
+
+/**
+ * pino-pretty is a development dependency: an image without it logs JSON, and says so once.
+ * Each entry is one line, its message's and its error's line breaks escaped, so text from
+ * outside cannot start a line of its own. Colours only on a terminal, never in a file or a pipe.
+ */
+async function prettyStream(destination?: DestinationStream): Promise<DestinationStream | null> {
+  try {
+    const { prettyFactory } = await import('pino-pretty');
+    const prettify = prettyFactory({
+      singleLine: true,
+      colorize: destination === undefined && process.stdout.isTTY === true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname',
+      // Errors as fields (printed on the entry's line), not as a multi-line block.
+      errorLikeObjectKeys: [],
+      messageFormat: (log, messageKey) => escapeBreaks(log[messageKey]),
+    });
+    const out = destination ?? process.stdout;
+    return { write: (line: string) => void out.write(prettify(line)) };
+  } catch {
+    process.stderr.write('pino-pretty is not installed: logging JSON lines\n');
+    return null;
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * Imported first by main.ts, before anything else is loaded: OpenTelemetry's instrumentations
+ * patch modules (ioredis) as they are required, so the SDK must start before the application is
+ * loaded. With tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT nor OTEL_TRACES_EXPORTER) the SDK is
+ * not even loaded.
+ */
+import { loadTracingConfig } from './config/tracing.config';
+import type * as TracingSdk from './core/tracing/tracing.sdk';
+
+try {
+  const config = loadTracingConfig(process.env);
+  if (config.exporter !== 'none') {
+    // A require, not an import: the SDK loads only when tracing is on, and before the app.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const sdk = require('./core/tracing/tracing.sdk') as typeof TracingSdk;
+    sdk.startTracing(config);
+  }
+} catch (error) {
+  // As main.ts reports a bad configuration: its message, no stack.
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}

@@ -1,0 +1,59 @@
+import type { DestinationStream } from 'pino';
+
+/** A JSON log line as pino writes it (level names, see src/core/logging/root-logger.ts). */
+export interface LogLine {
+  level: string;
+  time: string;
+  msg?: string;
+  reqId?: string;
+  context?: string;
+  [field: string]: unknown;
+}
+
+/** Lines kept at most: a fuzz suite writes tens of thousands. */
+const MAX_LINES = 20_000;
+
+/**
+ * The destination of every test app's pino logger (test/app.factory.ts): the lines a production
+ * process would write to stdout, kept as written. One per test file, since nestjs-pino keeps the
+ * first logger it sees for lines written outside a request.
+ */
+export class LogCapture implements DestinationStream {
+  private readonly written: string[] = [];
+
+  write(line: string): void {
+    if (this.written.length >= MAX_LINES) this.written.shift();
+    this.written.push(line);
+  }
+
+  /** Every line as written, one string per line (each ends with a newline). */
+  raw(): string[] {
+    return [...this.written];
+  }
+
+  /** Every line parsed; a line that is not one JSON object fails the test. */
+  lines(): LogLine[] {
+    return this.written.map((line) => {
+      if (!line.endsWith('\n') || line.slice(0, -1).includes('\n')) {
+        throw new Error(`not one line: ${JSON.stringify(line)}`);
+      }
+      return JSON.parse(line) as LogLine;
+    });
+  }
+
+  /** Lines of one request. */
+  ofRequest(reqId: string): LogLine[] {
+    return this.lines().filter((line) => line.reqId === reqId);
+  }
+
+  /** The access line of one request. */
+  accessLine(reqId: string): LogLine | undefined {
+    return this.ofRequest(reqId).find((line) => line.status !== undefined);
+  }
+
+  clear(): void {
+    this.written.length = 0;
+  }
+}
+
+export const testLogs = new LogCapture();
