@@ -2,7 +2,14 @@ import { httpGet, httpPost } from './http-client';
 import { OtlpReceiver, type ReceivedSpan } from './otlp.receiver';
 import { buildProduction, type ProductionBuild, ProductionServer } from './production.server';
 import { parseExposition, valueOf } from './prometheus';
-import { describeWithRedis, freePort, redisDb } from './redis.helper';
+import Redis from 'ioredis';
+import {
+  deleteKeys,
+  describeWithRedis,
+  freePort,
+  REDIS_TEST_URL,
+  runKeyPrefix,
+} from './redis.helper';
 import { FakeUpstream, reply } from './upstream.server';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
@@ -28,9 +35,14 @@ describeWithRedis()('Observability of the production build', () => {
       FakeUpstream.start(),
     ]);
   }, 180_000);
+  // The shared test Redis: this run's keys only, deleted afterwards.
+  const prefix = runKeyPrefix('obs');
   afterAll(async () => {
     server?.stop();
+    const admin = new Redis(REDIS_TEST_URL);
     await Promise.all([build?.remove(), collector?.close(), upstream?.close()]);
+    await deleteKeys(admin, prefix);
+    await admin.quit();
   });
 
   it('exports the request, its upstream calls and its Redis commands in one trace; logs JSON; serves metrics', async () => {
@@ -56,7 +68,8 @@ describeWithRedis()('Observability of the production build', () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_SERVICE_NAME: 'actions-under-test',
-      REDIS_URL: redisDb(12),
+      REDIS_URL: REDIS_TEST_URL,
+      REDIS_KEY_PREFIX: prefix,
       RATE_LIMIT_IP_MAX: '1000000',
       WEATHER_GEOCODING_URL: `${upstream.base}/geo?key=S3CRET`,
       WEATHER_FORECAST_URL: `${upstream.base}/forecast`,
