@@ -20,7 +20,7 @@ import { ResultCache } from './cache/result-cache';
 import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
 import { EnvelopeInterceptor } from './envelope.interceptor';
 import { HealthController } from './health.controller';
-import { loggerModule, loggingProviders, ROOT_LOGGER } from './logging/logging.providers';
+import { loggingProviders, ROOT_LOGGER } from './logging/logging.providers';
 import { MetadataController } from './metadata.controller';
 import { ActionMetrics } from './metrics/action-metrics';
 import { MetricsServer } from './metrics/metrics.server';
@@ -51,7 +51,6 @@ export class CoreModule {
           inject: [THROTTLE_CONFIG, THROTTLER_STORE],
           useFactory: throttlerOptions,
         }),
-        loggerModule(),
       ],
       controllers: [HealthController, MetadataController],
       providers: [
