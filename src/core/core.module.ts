@@ -23,7 +23,7 @@ import { ResultCache } from './cache/result-cache';
 import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
 import { EnvelopeInterceptor } from './envelope.interceptor';
 import { HealthController } from './health.controller';
-import { loggerModule, loggingProviders, ROOT_LOGGER } from './logging/logging.providers';
+import { loggingProviders, ROOT_LOGGER } from './logging/logging.providers';
 import { MetadataController } from './metadata.controller';
 import { REGISTERED_MINI_APPS } from './mini-app';
 import { MiniAppDocuments } from './mini-app-documents';
@@ -65,7 +65,6 @@ export class CoreModule {
           inject: [THROTTLE_CONFIG, THROTTLER_STORE],
           useFactory: throttlerOptions,
         }),
-        loggerModule(),
       ],
       controllers: [HealthController, MetadataController, MiniAppIconsController],
       providers: [

@@ -46,7 +46,14 @@ export async function startServer(spec: ServerSpec, port: number): Promise<Runni
   const started = performance.now();
   const [command, args] = pinned(0, spec.args);
   const child = spawn(command, args, {
-    env: { ...process.env, ...spec.env, PORT: String(port), HOST: '127.0.0.1' },
+    // Metrics on (as in production) on a port of each server's own: two may run at once.
+    env: {
+      ...process.env,
+      ...spec.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      METRICS_PORT: String(port + 1),
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let attempt = 0; attempt < 3000; attempt++) {

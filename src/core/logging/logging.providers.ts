@@ -1,5 +1,10 @@
-import { type DynamicModule, type Provider, RequestMethod } from '@nestjs/common';
-import { LoggerModule, type Params } from 'nestjs-pino';
+import type { Provider } from '@nestjs/common';
+import {
+  Logger as PinoNestLogger,
+  PARAMS_PROVIDER_TOKEN,
+  type Params,
+  PinoLogger,
+} from 'nestjs-pino';
 import type { DestinationStream, Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import { OBSERVABILITY_CONFIG, type ObservabilityConfig } from '../../config/observability.config';
@@ -8,6 +13,13 @@ import { createRootLogger, LOG_DESTINATION } from './root-logger';
 /** The process's pino logger (nestjs-pino's, the access lines'). */
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
+/**
+ * nestjs-pino's `Logger` (installed as Nest's logger by setupApp) and `PinoLogger`, writing
+ * through the root logger; while a request is served, through the child RequestObserver binds to
+ * its id (see request-logger.ts). LoggerModule is not imported: its only other work is a Nest
+ * middleware (pino-http) binding that child, which costs every request tens of microseconds
+ * through Nest's middleware layer for what one hook does.
+ */
 export const loggingProviders: Provider[] = [
   // stdout; the tests override it with a stream they read.
   { provide: LOG_DESTINATION, useValue: null },
@@ -25,19 +37,11 @@ export const loggingProviders: Provider[] = [
         destination: destination ?? undefined,
       }),
   },
-];
-
-/**
- * nestjs-pino: Nest's `Logger` writes through the root logger, and while a request is served
- * through a child bound to its id (`reqId`, Fastify's id, the x-request-id the client sees),
- * found through AsyncLocalStorage, so no service passes the id around. Its own access lines are
- * off: RequestObserver writes them with the declared route, mode and error code.
- */
-export const loggerModule = (): DynamicModule =>
-  LoggerModule.forRootAsync({
+  {
+    provide: PARAMS_PROVIDER_TOKEN,
     inject: [ROOT_LOGGER],
-    useFactory: (logger: Logger): Params => ({
-      pinoHttp: { logger, autoLogging: false, quietReqLogger: true },
-      forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
-    }),
-  });
+    useFactory: (logger: Logger): Params => ({ pinoHttp: { logger } }),
+  },
+  PinoLogger,
+  PinoNestLogger,
+];

@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { ActionRegistry } from '../action.registry';
 import { ROOT_LOGGER } from '../logging/logging.providers';
+import { withRequestLogger } from '../logging/request-logger';
 import { ActionMetrics, type RouteMetrics } from '../metrics/action-metrics';
 import { endRequestSpan, startRequestSpan, withinSpan } from '../tracing/request-span';
 import { isTracingActive } from '../tracing/tracing-state';
@@ -80,10 +81,12 @@ export class RequestObserver {
     this.metrics.requestStarted();
     // `close` comes once for every response, answered or abandoned; onResponse misses the latter.
     reply.raw.once('close', () => this.end(req, reply, scope));
-    if (!tracing) return enterScope(req, scope, done);
+    const serve = (): void =>
+      withRequestLogger(this.logger, scope.id, () => enterScope(req, scope, done));
+    if (!tracing) return serve();
     const { span, context } = startRequestSpan(req);
     scope.span = span;
-    withinSpan(context, () => enterScope(req, scope, done));
+    withinSpan(context, serve);
   }
 
   private end(req: FastifyRequest, reply: FastifyReply, scope: ObservedScope): void {
