@@ -93,10 +93,14 @@ describe('The container image', () => {
     expect(installed.filter((id) => !production.includes(id))).toEqual([]);
   });
 
-  it('skips install scripts only when no production package has one', () => {
+  it('skips install scripts only where none is needed (a new one must be judged here)', () => {
+    // @scarf/scarf (through swagger-ui-dist, of @nestjs/swagger) only reports the install to its
+    // vendor; the package works without it having run.
+    const skippable = ['node_modules/@scarf/scarf'];
     const scripts = Object.entries(lock.packages)
       .filter(([path, entry]) => path !== '' && !entry.dev && entry.hasInstallScript)
-      .map(([path]) => path);
+      .map(([path]) => path)
+      .filter((path) => !skippable.includes(path));
     expect(runtimeInstall().includes('--ignore-scripts') ? scripts : []).toEqual([]);
   });
 
