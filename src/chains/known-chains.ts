@@ -11,69 +11,43 @@ export interface KnownChain {
   viemName?: string;
 }
 
+type Row = [id: number, viemName: string | undefined, ...names: string[]];
+
+/** One row a chain: its id, its viem export name, then its names, the display name first. */
+const ROWS: readonly Row[] = [
+  [1, 'mainnet', 'Ethereum', 'Ethereum Mainnet', 'ethereum'],
+  [11155111, 'sepolia', 'Sepolia', 'Sepolia Testnet', 'sepolia'],
+  [43114, 'avalanche', 'Avalanche', 'Avalanche C-Chain', 'avalanche'],
+  [43113, 'avalancheFuji', 'Avalanche Fuji', 'Avalanche Fuji Testnet', 'fuji'],
+  [42220, 'celo', 'Celo', 'Celo Mainnet', 'celo'],
+  [44787, 'celoAlfajores', 'Celo Alfajores', 'Celo Alfajores Testnet', 'alfajores'],
+  [5000, 'mantle', 'Mantle', 'Mantle Mainnet', 'mantle'],
+  [
+    5003,
+    'mantleSepoliaTestnet',
+    'Mantle Sepolia Testnet',
+    'MantleSepoliaTestnet',
+    'mantleSepoliaTestnet',
+  ],
+  [8453, 'base', 'Base', 'Base Mainnet', 'base'],
+  [84532, 'baseSepolia', 'Base Sepolia Testnet', 'baseSepolia'],
+  // viem has no definition of it: a chain file entry gives its RPC URL and native currency.
+  [3278, undefined, 'Soshi L1 Testnet', 'Soshi'],
+];
+
 /**
  * The platform's chains and the names its SDK accepts for them (display names, then the legacy
  * names the 2.20 build sends), as mini-app-platform.md lists them; plus the local development
  * chain, which has no name the platform knows.
  */
 export const KNOWN_CHAINS: readonly KnownChain[] = [
-  {
-    id: 1,
-    displayName: 'Ethereum',
-    names: ['Ethereum', 'Ethereum Mainnet', 'ethereum'],
-    viemName: 'mainnet',
-  },
-  {
-    id: 11155111,
-    displayName: 'Sepolia',
-    names: ['Sepolia', 'Sepolia Testnet', 'sepolia'],
-    viemName: 'sepolia',
-  },
-  {
-    id: 43114,
-    displayName: 'Avalanche',
-    names: ['Avalanche', 'Avalanche C-Chain', 'avalanche'],
-    viemName: 'avalanche',
-  },
-  {
-    id: 43113,
-    displayName: 'Avalanche Fuji',
-    names: ['Avalanche Fuji', 'Avalanche Fuji Testnet', 'fuji'],
-    viemName: 'avalancheFuji',
-  },
-  {
-    id: 42220,
-    displayName: 'Celo',
-    names: ['Celo', 'Celo Mainnet', 'celo'],
-    viemName: 'celo',
-  },
-  {
-    id: 44787,
-    displayName: 'Celo Alfajores',
-    names: ['Celo Alfajores', 'Celo Alfajores Testnet', 'alfajores'],
-    viemName: 'celoAlfajores',
-  },
-  {
-    id: 5000,
-    displayName: 'Mantle',
-    names: ['Mantle', 'Mantle Mainnet', 'mantle'],
-    viemName: 'mantle',
-  },
-  {
-    id: 5003,
-    displayName: 'Mantle Sepolia Testnet',
-    names: ['Mantle Sepolia Testnet', 'MantleSepoliaTestnet', 'mantleSepoliaTestnet'],
-    viemName: 'mantleSepoliaTestnet',
-  },
-  { id: 8453, displayName: 'Base', names: ['Base', 'Base Mainnet', 'base'], viemName: 'base' },
-  {
-    id: 84532,
-    displayName: 'Base Sepolia Testnet',
-    names: ['Base Sepolia Testnet', 'baseSepolia'],
-    viemName: 'baseSepolia',
-  },
-  // viem has no definition of it: a chain file entry gives its RPC URL and native currency.
-  { id: 3278, displayName: 'Soshi L1 Testnet', names: ['Soshi L1 Testnet', 'Soshi'] },
+  ...ROWS.map(([id, viemName, ...names]): KnownChain => ({
+    id,
+    displayName: names[0],
+    names,
+    viemName,
+  })),
+  // No name the platform knows: requests name it by its id.
   { id: 31337, displayName: 'Local development chain', names: [], viemName: 'hardhat' },
 ];
 

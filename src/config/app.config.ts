@@ -11,11 +11,17 @@ import {
   MaxLength,
   Min,
   MinLength,
-  ValidateBy,
 } from 'class-validator';
-import { type HostPattern, parseHostPattern } from '../core/edge/host-syntax';
+import type { HostPattern } from '../core/edge/host-syntax';
 import { type Env, httpUrlRule, readEnv, toBool, toInt } from './env';
 import { MAX_PUBLISHED_URL_LENGTH } from './mini-apps.config';
+import {
+  AtMostRequestTimeout,
+  checkShutdownTimings,
+  hostList,
+  IsHostList,
+  list,
+} from './app-env.rules';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -23,32 +29,6 @@ export const APP_CONFIG = Symbol('APP_CONFIG');
 const maxTimeoutMs = 3_600_000;
 /** Headers deadline when HEADERS_TIMEOUT_MS is unset (or REQUEST_TIMEOUT_MS, if smaller). */
 const defaultHeadersTimeoutMs = 10_000;
-
-const hostList = (value: string): HostPattern[] | undefined => {
-  const patterns = list(value).map(parseHostPattern);
-  return patterns.length > 0 && patterns.every(Boolean) ? (patterns as HostPattern[]) : undefined;
-};
-
-const IsHostList = (): PropertyDecorator =>
-  ValidateBy({
-    name: 'isHostList',
-    validator: {
-      validate: (value: unknown) => typeof value === 'string' && hostList(value) !== undefined,
-      defaultMessage: () =>
-        '$property must be a comma-separated list of host names or addresses, each with an optional :port, or *.domain',
-    },
-  });
-
-/** Node refuses a headers deadline longer than the request deadline. */
-const AtMostRequestTimeout = (): PropertyDecorator =>
-  ValidateBy({
-    name: 'atMostRequestTimeout',
-    validator: {
-      validate: (value: unknown, args) =>
-        typeof value === 'number' && value <= (args?.object as CoreEnv).REQUEST_TIMEOUT_MS,
-      defaultMessage: () => '$property must not be greater than REQUEST_TIMEOUT_MS',
-    },
-  });
 
 /** Environment variables of the core service, with their defaults (documented in README.md). */
 class CoreEnv {
@@ -182,12 +162,6 @@ class CoreEnv {
   SHUTDOWN_DRAIN_MS = 1000;
 }
 
-const list = (value: string | undefined): string[] =>
-  (value ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-
 export interface AppConfig {
   port: number;
   host: string;
@@ -249,15 +223,4 @@ export function loadConfig(env: Env = process.env): AppConfig {
     shutdownDelayMs: vars.SHUTDOWN_DELAY_MS,
     shutdownDrainMs: vars.SHUTDOWN_DRAIN_MS,
   };
-}
-
-/** The delay and the drain come out of the timeout: a shutdown using both must have time left. */
-function checkShutdownTimings(vars: CoreEnv): void {
-  const { SHUTDOWN_DELAY_MS: delay, SHUTDOWN_DRAIN_MS: drain, SHUTDOWN_TIMEOUT_MS: timeout } = vars;
-  if (delay + drain >= timeout) {
-    throw new Error(
-      `Invalid configuration:\n  - SHUTDOWN_DELAY_MS + SHUTDOWN_DRAIN_MS (${delay} + ${drain}) ` +
-        `must be less than SHUTDOWN_TIMEOUT_MS (${timeout})`,
-    );
-  }
 }

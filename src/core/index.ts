@@ -15,6 +15,7 @@ export {
   type UpstreamErrorKind,
 } from './http/external-http';
 export { ExternalHttpModule } from './http/external-http.module';
+export { fileAnswer, ServesImmutableFiles } from './http/immutable-file';
 export { UpstreamBounds } from './http/upstream-bounds';
 export { UpstreamRefusal, type RefusalReason } from './http/upstream-refusal.exception';
 export { normalizeKeyText } from './cache/cache-key';
