@@ -88,6 +88,16 @@ export interface ActionRateLimit {
 /** Parameter DTO classes are plain classes whose properties carry `@ActionParam`. */
 export type ParamsClass<T = object> = new () => T;
 
+/** One request to an action, as the platform's proxy would send it. */
+export interface ActionSample<P extends object = object> {
+  /** Parameter values as a client sends them (text for integers beyond 2^53). */
+  params: { [K in keyof P]?: ParamValue };
+  /** The acting user's address (required by `requiresUser` actions). */
+  userAddress?: string;
+  /** The chain to act on; the declaration's source chain when absent. */
+  chainId?: number;
+}
+
 /** One declaration per action: route, validation and published metadata all come from here. */
 export interface ActionDeclaration<P extends object = object> {
   label: string;
@@ -105,6 +115,11 @@ export interface ActionDeclaration<P extends object = object> {
    */
   callsOutside?: boolean;
   rateLimit?: ActionRateLimit;
+  /**
+   * Requests a user would send, answered with success by a correctly configured service. The
+   * conformance kit, the debugger page, the OpenAPI examples and `npm run check` all use them.
+   */
+  samples?: readonly ActionSample<P>[];
   /** The mini-app the action belongs to (exactly one; see defineMiniApp). */
   miniApp: MiniAppDeclaration;
 }

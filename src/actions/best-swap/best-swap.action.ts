@@ -45,4 +45,10 @@ export const bestSwapAction = defineAction({
   miniApp: WALLET_MINI_APP,
   params: BestSwapParams,
   requiresUser: true,
+  samples: [
+    {
+      params: { tokenIn: 'USDC', tokenOut: 'WAVAX', amountIn: '10' },
+      userAddress: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    },
+  ],
 });

@@ -33,4 +33,5 @@ export const calculatorAction = defineAction({
   miniApp: TOOLS_MINI_APP,
   params: CalculatorParams,
   responseType: 'data',
+  samples: [{ params: { operation: 'add', a: 2, b: 3 } }],
 });

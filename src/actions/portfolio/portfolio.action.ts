@@ -30,4 +30,7 @@ export const portfolioAction = defineAction({
   params: PortfolioParams,
   responseType: 'data',
   requiresUser: true,
+  samples: [
+    { params: { timeframe: '7d' }, userAddress: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' },
+  ],
 });

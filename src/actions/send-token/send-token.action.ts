@@ -40,4 +40,22 @@ export const sendTokenAction = defineAction({
   miniApp: WALLET_MINI_APP,
   params: SendTokenParams,
   requiresUser: true,
+  samples: [
+    {
+      params: {
+        token: 'AVAX',
+        recipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        amount: '0.1',
+      },
+      userAddress: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    },
+    {
+      params: {
+        token: 'USDC',
+        recipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        amount: '2.5',
+      },
+      userAddress: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    },
+  ],
 });

@@ -20,4 +20,5 @@ export const userLookupAction = defineAction({
   miniApp: TOOLS_MINI_APP,
   params: UserLookupParams,
   responseType: 'data',
+  samples: [{ params: { userId: '1' } }],
 });

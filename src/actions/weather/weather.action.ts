@@ -22,4 +22,5 @@ export const weatherAction = defineAction({
   miniApp: TOOLS_MINI_APP,
   params: WeatherParams,
   responseType: 'data',
+  samples: [{ params: { city: 'Paris' } }],
 });
