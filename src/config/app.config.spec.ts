@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       publicBaseUrl: undefined,
       allowedOrigins: [],
       strictOrigin: false,
+      debugUi: false,
       trustProxy: [],
       redisUrl: undefined,
       redisKeyPrefix: '',
@@ -195,6 +196,14 @@ describe('loadConfig', () => {
         'REDIS_KEY_PREFIX must be up to 64',
       );
     }
+  });
+
+  it('serves the debugging pages in development unless DEBUG_UI says otherwise', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).debugUi).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development', DEBUG_UI: 'false' }).debugUi).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', DEBUG_UI: 'true' }).debugUi).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).debugUi).toBe(false);
+    expect(() => loadConfig({ DEBUG_UI: 'maybe' })).toThrow(/DEBUG_UI/);
   });
 
   it('ignores variables it does not know', () => {

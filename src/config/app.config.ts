@@ -86,6 +86,12 @@ class CoreEnv {
   @IsBoolean()
   STRICT_ORIGIN = false;
 
+  /** The debugger page (/debug) and the API reference (/docs); unset: on in development only. */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  DEBUG_UI?: boolean;
+
   /** Comma-separated proxy addresses or CIDRs whose X-Forwarded-For is believed. */
   @IsOptional()
   @Matches(/^(false|[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*)$/, {
@@ -174,6 +180,8 @@ export interface AppConfig {
   allowedOrigins: string[];
   /** Refuse action requests that carry no Origin header. */
   strictOrigin: boolean;
+  /** Serve /debug and /docs (the API document at /api/openapi.json is always served). */
+  debugUi: boolean;
   /** Proxies whose X-Forwarded-For decides the client IP; empty: the socket's address. */
   trustProxy: string[];
   /** Shared store for rate limits and cached results across replicas. */
@@ -210,6 +218,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     publicBaseUrl: vars.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     allowedOrigins: list(vars.ALLOWED_ORIGINS),
     strictOrigin: vars.STRICT_ORIGIN,
+    debugUi: vars.DEBUG_UI ?? vars.NODE_ENV === 'development',
     trustProxy: vars.TRUST_PROXY === 'false' ? [] : list(vars.TRUST_PROXY),
     redisUrl: vars.REDIS_URL,
     redisKeyPrefix: vars.REDIS_KEY_PREFIX,
