@@ -4,6 +4,7 @@ import { MINI_APPS } from './actions/mini-apps';
 import type { AppConfig } from './config/app.config';
 import type { Env } from './config/env';
 import { CoreModule } from './core/core.module';
+import { DebugModule } from './debug/debug.module';
 import type { MiniAppDeclaration } from './core/mini-app.types';
 
 export interface AppModuleOptions {
@@ -25,7 +26,11 @@ export class AppModule {
     const registered = miniApps ?? (actions ? null : MINI_APPS);
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, env, registered), ...(actions ?? ACTION_MODULES)],
+      imports: [
+        CoreModule.forRoot(config, env, registered),
+        ...(actions ?? ACTION_MODULES),
+        ...(config.debugUi ? [DebugModule] : []),
+      ],
     };
   }
 }

@@ -124,6 +124,7 @@ export class CoreModule {
         UPLOAD_CONFIG,
         REDIS,
         ActionRegistry,
+        MiniAppDocuments,
         ResultCache,
         ROOT_LOGGER,
         OBSERVABILITY_CONFIG,

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { DebugController } from './debug.controller';
+import { PlatformChecks } from './platform-checks';
+
+/** The debugger page (`GET /debug`); AppModule imports it only when DEBUG_UI is on. */
+@Module({
+  controllers: [DebugController],
+  providers: [PlatformChecks],
+})
+export class DebugModule {}
