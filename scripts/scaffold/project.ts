@@ -21,10 +21,12 @@ interface DeclaredPath {
  */
 export function declaredPaths(actionsDir: string): DeclaredPath[] {
   const found: DeclaredPath[] = [];
-  for (const folder of readdirSync(actionsDir, { withFileTypes: true })) {
-    if (!folder.isDirectory()) continue;
+  const folders = readdirSync(actionsDir, { withFileTypes: true }).filter((f) => f.isDirectory());
+  for (const folder of folders.sort((a, b) => a.name.localeCompare(b.name))) {
     const dir = join(actionsDir, folder.name);
-    for (const file of readdirSync(dir).filter((name) => name.endsWith('.action.ts'))) {
+    for (const file of readdirSync(dir)
+      .filter((name) => name.endsWith('.action.ts'))
+      .sort()) {
       const text = readFileSync(join(dir, file), 'utf8');
       const path = /\bpath:\s*'([^']+)'/.exec(text)?.[1];
       const miniApp = /\bminiApp:\s*(\w+)/.exec(text)?.[1];
