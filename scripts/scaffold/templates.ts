@@ -1,0 +1,103 @@
+import type { ActionNames } from './names';
+import { dataTemplates } from './data-templates';
+import { transactionTemplates } from './transaction-templates';
+
+export type ActionMode = 'data' | 'transaction';
+
+/** Where the action's declaration finds its mini-app: the constant of src/actions/mini-apps.ts. */
+export interface TemplateInput {
+  names: ActionNames;
+  miniAppConstant: string;
+}
+
+/** What differs between the modes; the controller, module and e2e frame are shared. */
+export interface ModeTemplates {
+  action: string;
+  service: string;
+  serviceSpec: string;
+  /** The handler's return type and the names the controller imports for it. */
+  returns: { type: string; kitImport: string; serviceImport?: string };
+  /** Modules the action's module imports, and from where. */
+  moduleImports?: { names: string; from: string };
+  /** Imports and `it` blocks of the e2e spec beside the conformance kit. */
+  e2eImports: string;
+  e2eTests: string;
+}
+
+/** Every file of one action, by its path from the project root. */
+export function actionFiles(mode: ActionMode, input: TemplateInput): Record<string, string> {
+  const { kebab } = input.names;
+  const modeFiles = mode === 'data' ? dataTemplates(input) : transactionTemplates(input);
+  const dir = `src/actions/${kebab}`;
+  return {
+    [`${dir}/${kebab}.action.ts`]: modeFiles.action,
+    [`${dir}/${kebab}.service.ts`]: modeFiles.service,
+    [`${dir}/${kebab}.controller.ts`]: controller(input.names, modeFiles),
+    [`${dir}/${kebab}.module.ts`]: actionModule(input.names, modeFiles),
+    [`${dir}/${kebab}.service.spec.ts`]: modeFiles.serviceSpec,
+    [`test/${kebab}.e2e-spec.ts`]: e2eSpec(input.names, modeFiles),
+  };
+}
+
+function controller({ kebab, pascal, camel }: ActionNames, mode: ModeTemplates): string {
+  const { returns } = mode;
+  return `import {
+  ActionContext,
+  ActionController,
+  ActionParams,
+  ${returns.kitImport},
+  type ContextOf,
+  RunAction,
+} from '../../core';
+import { ${camel}Action, ${pascal}Params } from './${kebab}.action';
+import { ${returns.serviceImport ?? ''}${pascal}Service } from './${kebab}.service';
+
+@ActionController(${camel}Action)
+export class ${pascal}Controller {
+  constructor(private readonly service: ${pascal}Service) {}
+
+  @RunAction()
+  run(
+    @ActionParams() params: ${pascal}Params,
+    @ActionContext() context: ContextOf<typeof ${camel}Action>,
+  ): ${returns.type} {
+    return this.service.run(params, context);
+  }
+}
+`;
+}
+
+function actionModule({ kebab, pascal }: ActionNames, mode: ModeTemplates): string {
+  const imports = mode.moduleImports;
+  return `import { Module } from '@nestjs/common';
+${imports ? `import { ${imports.names} } from '${imports.from}';\n` : ''}import { ${pascal}Controller } from './${kebab}.controller';
+import { ${pascal}Service } from './${kebab}.service';
+
+@Module({
+  ${imports ? `imports: [${imports.names}],\n  ` : ''}controllers: [${pascal}Controller],
+  providers: [${pascal}Service],
+})
+export class ${pascal}Module {}
+`;
+}
+
+function e2eSpec({ kebab, title }: ActionNames, mode: ModeTemplates): string {
+  return `import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+${mode.e2eImports}import { describeActionConformance } from '../src/testing';
+import { createTestApp, postJson } from './app.factory';
+
+const PATH = '/api/${kebab}';
+
+describe('${title} action', () => {
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(() => app.close());
+
+  // Every contract rule, with the declaration's samples as the valid requests.
+  describeActionConformance(() => app, PATH);
+${mode.e2eTests}});
+`;
+}
