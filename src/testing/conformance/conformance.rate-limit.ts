@@ -19,7 +19,7 @@ function actionModule(app: NestFastifyApplication, path: string): Type {
     for (const wrapper of module.controllers.values()) {
       const declaration =
         wrapper.metatype &&
-        reflector.get<ActionDeclaration | undefined>(ACTION_KEY, wrapper.metatype as Type);
+        reflector.get<ActionDeclaration | undefined>(ACTION_KEY, wrapper.metatype);
       if (declaration?.path === path) return module.metatype as Type;
     }
   }

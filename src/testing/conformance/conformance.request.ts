@@ -42,7 +42,12 @@ const parse = (text: string): unknown => {
 async function multipart(call: Call): Promise<{ payload: Buffer; contentType: string }> {
   const form = new FormData();
   for (const [name, value] of Object.entries(call.params ?? {})) {
-    if (value !== undefined) form.append(name, String(value));
+    // Form fields are text; a structure is sent as JSON text (withParam sends those as JSON).
+    if (value !== undefined)
+      form.append(
+        name,
+        typeof value === 'object' ? JSON.stringify(value) : String(value as string),
+      );
   }
   for (const [name, file] of Object.entries(call.files ?? {})) {
     form.append(name, new Blob([file.bytes], { type: file.type }), file.filename);
