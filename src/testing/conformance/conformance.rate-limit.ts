@@ -20,7 +20,7 @@ function actionModule(app: NestFastifyApplication, path: string): Type {
       const declaration =
         wrapper.metatype &&
         reflector.get<ActionDeclaration | undefined>(ACTION_KEY, wrapper.metatype);
-      if (declaration?.path === path) return module.metatype as Type;
+      if (declaration?.path === path) return module.metatype;
     }
   }
   throw new Error(`no module declares a controller for ${path}`);

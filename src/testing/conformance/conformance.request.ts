@@ -44,10 +44,7 @@ async function multipart(call: Call): Promise<{ payload: Buffer; contentType: st
   for (const [name, value] of Object.entries(call.params ?? {})) {
     // Form fields are text; a structure is sent as JSON text (withParam sends those as JSON).
     if (value !== undefined)
-      form.append(
-        name,
-        typeof value === 'object' ? JSON.stringify(value) : String(value as string),
-      );
+      form.append(name, typeof value === 'object' ? JSON.stringify(value) : String(value));
   }
   for (const [name, file] of Object.entries(call.files ?? {})) {
     form.append(name, new Blob([file.bytes], { type: file.type }), file.filename);
