@@ -42,9 +42,9 @@ const parse = (text: string): unknown => {
 async function multipart(call: Call): Promise<{ payload: Buffer; contentType: string }> {
   const form = new FormData();
   for (const [name, value] of Object.entries(call.params ?? {})) {
-    // Form fields are text; a structure is sent as JSON text (withParam sends those as JSON).
+    // Form fields are text: numbers and booleans as a query would carry them.
     if (value !== undefined)
-      form.append(name, typeof value === 'object' ? JSON.stringify(value) : String(value));
+      form.append(name, typeof value === 'string' ? value : JSON.stringify(value));
   }
   for (const [name, file] of Object.entries(call.files ?? {})) {
     form.append(name, new Blob([file.bytes], { type: file.type }), file.filename);
