@@ -127,7 +127,7 @@ export const checkChain: ConformanceCheck = async (target) => {
     chainId: other.id,
   });
   const what = `chain ${other.id}, which the action does not declare`;
-  const problems = refusalProblems(target, answer, what, named(String(other.id)));
+  const problems = refusalProblems(target, answer, what, new RegExp(`\\b${other.id}\\b`));
   const body = answer.body as { code?: unknown; data?: { code?: unknown } } | undefined;
   const code = target.dataMode ? body?.data?.code : body?.code;
   if (answer.status === 400 && code !== 'UNSUPPORTED_CHAIN') {

@@ -96,7 +96,7 @@ export const checkRateLimit: ConformanceCheck = async (target) => {
     if (!answer || answer.status !== 429) {
       const last = answer ? quote(answer) : 'nothing';
       return findings('rate-limit', [
-        `${attempts} requests over a limit of 1: the last answered ${last}`,
+        `${attempts} requests over a limit of ${most}: the last answered ${last}`,
       ]);
     }
     return findings(
