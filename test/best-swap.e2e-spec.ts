@@ -10,6 +10,7 @@ import {
 import { BestSwapModule } from '../src/actions/best-swap/best-swap.module';
 import { SWAP_EXACT_TOKENS_FOR_TOKENS } from '../src/actions/best-swap/uniswap-v2.abi';
 import { loadChainsConfig } from '../src/config/chains.config';
+import { describeActionConformance } from '../src/testing';
 import { createTestApp } from './app.factory';
 import { balanceOf, call, ERC20_ABI, UNISWAP_V2 } from './evm/contracts';
 import {
@@ -109,6 +110,11 @@ describe('Best swap on a local EVM', () => {
     await Promise.all([app, jsonApp, downApp, stalledApp, estimateApp].map((a) => a?.close()));
     await stalled?.stop();
     await chain?.stop();
+  });
+
+  describeActionConformance(() => app, '/api/best-swap');
+  describe('with TX_SERIALIZATION=json', () => {
+    describeActionConformance(() => jsonApp, '/api/best-swap');
   });
 
   it('deploys the fixture where the default chain file says the local chain has it', () => {

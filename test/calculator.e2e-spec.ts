@@ -1,4 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { describeActionConformance } from '../src/testing';
 import { createTestApp, postJson } from './app.factory';
 
 describe('Calculator action (contract worked example)', () => {
@@ -8,6 +9,8 @@ describe('Calculator action (contract worked example)', () => {
     app = await createTestApp();
   });
   afterAll(() => app.close());
+
+  describeActionConformance(() => app, '/api/calculator');
 
   it.each([
     ['add', 1.5, 2, 3.5],

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { type Abi, type Address, type HDAccount, parseEventLogs } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { MintNftModule } from '../src/actions/mint-nft/mint-nft.module';
+import { describeActionConformance } from '../src/testing';
 import { createTestApp } from './app.factory';
 import { deploy } from './evm/contracts';
 import { writeChainFile } from './evm/dex-fixture';
@@ -66,6 +67,9 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
     await Promise.all([app, unconfigured].map((a) => a?.close()));
     await chain?.stop();
   });
+
+  // The declaration's sample names the image's caption; the kit uploads an image of its own.
+  describeActionConformance(() => app, '/api/mint-nft');
 
   /** Posts the form as the platform's proxy does: multipart, context as `_sdk_context`, wallet header. */
   async function mint(

@@ -6,6 +6,7 @@ import { getAddress } from 'viem';
 import { MULTICALL3 } from '../src/actions/portfolio/chain-reader';
 import { PortfolioModule } from '../src/actions/portfolio/portfolio.module';
 import type { Portfolio } from '../src/actions/portfolio/portfolio.service';
+import { describeActionConformance } from '../src/testing';
 import { createTestApp, type InjectedJson, postJson } from './app.factory';
 import { type LocalChain, startLocalChain } from './evm/local-chain';
 import {
@@ -122,6 +123,12 @@ describe('Portfolio action (real local EVM)', () => {
     recorder.reset();
     prices.reset();
   });
+
+  describeActionConformance(
+    () => app,
+    '/api/portfolio',
+    () => ({ valid: [{ params: { timeframe: '7d' }, userAddress: history.user, chainId: 43113 }] }),
+  );
 
   it.each(Object.keys(EXPECTED) as Timeframe[])(
     'compares the balances at the start of %s with those now, exactly',

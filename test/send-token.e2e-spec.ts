@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type Address, type HDAccount, parseTransaction } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { SendTokenModule } from '../src/actions/send-token/send-token.module';
+import { describeActionConformance } from '../src/testing';
 import { createTestApp } from './app.factory';
 import { balanceOf } from './evm/contracts';
 import {
@@ -62,6 +63,11 @@ describe('Send token on a local EVM', () => {
   afterAll(async () => {
     await Promise.all([app, jsonApp, estimateApp, downApp].map((a) => a?.close()));
     await chain?.stop();
+  });
+
+  describeActionConformance(() => app, PATH);
+  describe('with TX_SERIALIZATION=json', () => {
+    describeActionConformance(() => jsonApp, PATH);
   });
 
   it('builds an ERC-20 transfer that moves exactly the amount once the wallet signs it', async () => {

@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { WeatherModule } from '../src/actions/weather/weather.module';
+import { describeActionConformance } from '../src/testing';
 import { createTestApp, type InjectedJson, postJson } from './app.factory';
 import { closedPortUrl, FakeUpstream, reply, type UpstreamReply } from './upstream.server';
 
@@ -52,6 +53,17 @@ describe('Weather action (external API through the shared timeout and cache)', (
     await upstream.close();
   });
   beforeEach(() => upstream.reset());
+
+  // A city no other test asks for: answers are cached, and the other tests expect fresh ones.
+  describe('with the city found upstream', () => {
+    beforeEach(() => {
+      upstream.route('/geo', place('Conformance'));
+      upstream.route('/forecast', CURRENT);
+    });
+    describeActionConformance(() => app, '/api/weather', {
+      valid: [{ params: { city: 'Conformance' } }],
+    });
+  });
 
   it('answers the current weather of a city found upstream', async () => {
     upstream.route('/geo', place('Paris'));

@@ -41,4 +41,11 @@ export const mintNftAction = defineAction({
   callsOutside: true,
   params: MintNftParams,
   requiresUser: true,
+  // The image is a file: the conformance kit and the debugger page attach one of their own.
+  samples: [
+    {
+      params: { name: 'Sunset', description: 'A picture of the evening sky' },
+      userAddress: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    },
+  ],
 });
