@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { chromium } from 'playwright-core';
 import { OPERATIONS } from '../src/actions/calculator/calculator.action';
 import { jsonSafe } from '../src/core/json-safe';
 import { declaredActions } from '../src/testing';
@@ -6,6 +8,12 @@ import { createTestApp, postJson } from './app.factory';
 import { EveryTypeModule } from './fixtures/every-type.fixture';
 import { KitFixturesModule } from './fixtures/kit.fixtures';
 import { type Doc, fetchDocument, paramsOf, resolve, validateOpenApi } from './openapi.helpers';
+
+/** Debian's Chromium (see .ci/run). */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const sha256 = (text: string): string =>
+  `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 describe('GET /api/openapi.json (the shipped actions)', () => {
   let app: NestFastifyApplication;
@@ -148,5 +156,84 @@ describe('GET /api/openapi.json and rate limits', () => {
       statuses.push((await postJson(app, '/api/calculator', sample)).status);
     }
     expect(statuses).toEqual([200, 200, 429]);
+  });
+});
+
+describe('/docs (the interactive reference)', () => {
+  it('is an unknown path unless DEBUG_UI is on', async () => {
+    const app = await createTestApp({ env: { DEBUG_UI: 'false' } });
+    try {
+      for (const url of ['/docs', '/docs/swagger-ui-init.js', '/docs/swagger-ui-bundle.js'])
+        expect((await app.inject({ method: 'GET', url })).statusCode).toBe(404);
+      expect((await app.inject({ method: 'GET', url: '/api/openapi.json' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  describe('with DEBUG_UI=true', () => {
+    let app: NestFastifyApplication;
+    let base: string;
+
+    beforeAll(async () => {
+      app = await createTestApp({ env: { DEBUG_UI: 'true' } });
+      await app.listen(0, '127.0.0.1');
+      base = await app.getUrl();
+    });
+    afterAll(() => app.close());
+
+    it('answers HTML whose every inline style the policy allows by hash, and no inline script', async () => {
+      const response = await fetch(`${base}/docs`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      const policy = response.headers.get('content-security-policy') ?? '';
+      expect(policy).toContain("default-src 'none'");
+      expect(policy).toContain("script-src 'self';");
+      expect(policy).not.toContain('unsafe-inline');
+      const html = await response.text();
+      expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+      const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]);
+      expect(styles.length).toBeGreaterThan(0);
+      for (const style of styles) expect(policy).toContain(sha256(style));
+    });
+
+    it('serves every file the page names from the service itself', async () => {
+      const html = await (await fetch(`${base}/docs`)).text();
+      const files = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+      expect(files).toEqual(expect.arrayContaining(['./docs/swagger-ui-init.js']));
+      for (const file of files) {
+        expect(file.startsWith('./')).toBe(true);
+        const answer = await fetch(new URL(file, `${base}/docs`));
+        expect([file, answer.status]).toEqual([file, 200]);
+      }
+      const init = await (await fetch(`${base}/docs/swagger-ui-init.js`)).text();
+      expect(init).toContain('"/api/calculator"');
+    });
+
+    it('runs in a browser under its policy: the calculator sample answers 5', async () => {
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ['--no-sandbox'],
+      });
+      const problems: string[] = [];
+      try {
+        const page = await browser.newPage();
+        page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+        page.on('pageerror', (error) => problems.push(error.message));
+        page.on('request', (r) => !r.url().startsWith(base) && problems.push(r.url()));
+        await page.goto(`${base}/docs`);
+        const operation = page.locator('.opblock-post', { hasText: '/api/calculator' });
+        await operation.locator('.opblock-summary').click();
+        await operation.locator('button.execute').click();
+        const live = operation.locator('.live-responses-table');
+        // Waits for the answer to be rendered.
+        await live.locator('.response-col_status', { hasText: '200' }).first().waitFor();
+        expect(await live.locator('.microlight').first().textContent()).toContain('"result": 5');
+      } finally {
+        await browser.close();
+      }
+      expect(problems).toEqual([]);
+    }, 60_000);
   });
 });

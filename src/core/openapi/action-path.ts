@@ -18,12 +18,14 @@ export interface ActionPathInput {
   tag: string;
 }
 
+const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);
+
 /** `POST <path>` runs the action; `GET <path>` answers a mini-app document holding it alone. */
 export function actionPath({ declaration, params, slug, tag }: ActionPathInput): PathItemObject {
   const paramsRef = `${slug}.params`;
   const mode = declaration.responseType === 'data' ? 'data mode' : 'transaction mode';
   const notes = [
-    declaration.description,
+    declaration.description && sentence(declaration.description),
     `Runs in ${mode} on chain ${declaration.chains.source}` +
       (declaration.chains.destination === undefined
         ? '.'

@@ -91,6 +91,18 @@ function uploadSchema(param: ActionParameter): JsonSchema {
   return param.multiple ? { type: 'array', items: file } : file;
 }
 
+/** Option values keep their declared JSON type (`"add"`, `2`). */
+function choiceSchema(param: ActionParameter): JsonSchema {
+  const values = (param.options ?? []).map((option) => option.value);
+  const types = new Set(
+    values.map((value) =>
+      typeof value === 'string' ? 'string' : Number.isInteger(value) ? 'integer' : 'number',
+    ),
+  );
+  if (types.has('number')) types.delete('integer');
+  return { type: types.size === 1 ? [...types][0] : [...types], enum: values };
+}
+
 function typeSchema(param: ActionParameter): JsonSchema {
   if (isUploadType(param.type)) return uploadSchema(param);
   if (integerRange(param.type)) return integerSchema(param);
@@ -106,7 +118,7 @@ function typeSchema(param: ActionParameter): JsonSchema {
       return { type: 'string', pattern: ADDRESS };
     case 'select':
     case 'radio':
-      return { enum: (param.options ?? []).map((option) => option.value) };
+      return choiceSchema(param);
     default:
       return textSchema(param);
   }
