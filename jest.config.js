@@ -3,10 +3,16 @@ const base = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   transform: {
     '^.+\\.ts$': 'ts-jest',
-    // cockatiel ships ES modules only; Jest runs CommonJS, so ts-jest compiles its files too.
-    '/node_modules/cockatiel/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true } }],
+    // cockatiel (and content-disposition, of @fastify/static, which serves /docs) ship ES modules
+    // only; Jest runs CommonJS, so ts-jest compiles their files too.
+    '/node_modules/(cockatiel|content-disposition)/.+\\.js$': [
+      'ts-jest',
+      { tsconfig: { allowJs: true } },
+    ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!cockatiel/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!(?:@fastify/static/node_modules/)?(?:cockatiel|content-disposition)/)',
+  ],
   testEnvironment: 'node',
 };
 

@@ -9,6 +9,7 @@ import { EdgeReplies } from './core/edge/edge-reply';
 import { hostCheck } from './core/edge/host-check.hook';
 import { edgeServerOptions, hardenServer } from './core/edge/http-server';
 import { RequestObserver } from './core/observability/request-observer';
+import { setupApiReference } from './core/openapi/api-reference';
 import { GracefulShutdown } from './core/shutdown/graceful-shutdown';
 import { UPLOAD_CONFIG, type UploadConfig } from './config/upload.config';
 import { isUpload, registerMultipart } from './core/uploads/multipart.setup';
@@ -133,5 +134,7 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   });
   // After CORS, so a refused host still gets the CORS headers.
   fastify.addHook('onRequest', hostCheck(config));
+  // /docs under DEBUG_UI (the document itself is always at /api/openapi.json).
+  setupApiReference(app);
   return app;
 }
