@@ -1,11 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import {
-  DEFAULT_MINI_APP_ICON,
-  MINI_APP_ID,
-  MINI_APP_LIMITS,
-  MINI_APPS_ROUTE,
-} from '../../src/core/mini-app';
+import { DEFAULT_MINI_APP_ICON, MINI_APP_ID, MINI_APP_LIMITS } from '../../src/core/mini-app';
+import { reservedPathOf } from '../../src/core/declaration.check';
 import { actionNames, miniAppConstant, nameProblem } from './names';
 import { declaredMiniApps, declaredPaths, withActionModule, withMiniApp } from './project';
 import { type ActionMode, actionFiles } from './templates';
@@ -30,8 +26,6 @@ export interface ScaffoldResult {
 /** A request the scaffold refuses before writing anything; its message says what to do. */
 export class ScaffoldError extends Error {}
 
-/** Routes the service answers itself under /api (see isReservedPath, declaration.check.ts). */
-const RESERVED_API_PATHS = ['/api/metadata', MINI_APPS_ROUTE];
 const ICONS = 'src/assets/icons';
 
 /** Refuses a name that is taken, in any of the places the action's files and path would go. */
@@ -39,8 +33,8 @@ function assertFree(root: string, name: string, path: string, moduleClass: strin
   const taken = [`src/actions/${name}`, `src/actions/${name}.ts`, `test/${name}.e2e-spec.ts`];
   const existing = taken.find((file) => existsSync(join(root, file)));
   if (existing) throw new ScaffoldError(`"${name}" is taken: ${existing} already exists`);
-  const reserved = RESERVED_API_PATHS.find((p) => path === p || path.startsWith(`${p}/`));
-  if (reserved) throw new ScaffoldError(`${path} is a route the service answers itself`);
+  if (reservedPathOf(path) !== undefined)
+    throw new ScaffoldError(`${path} is a route the service answers itself`);
   const clash = declaredPaths(join(root, 'src/actions')).find((a) => a.path === path);
   if (clash) throw new ScaffoldError(`${path} is already the path of the action in ${clash.file}`);
   const index = readFileSync(join(root, 'src/actions/index.ts'), 'utf8');

@@ -84,6 +84,10 @@ describe('checkDeclaration', () => {
     ['/icons/tools.svg'],
     ['/health'],
     ['/health/ready'],
+    ['/api/openapi.json'],
+    ['/debug'],
+    ['/debug/decode'],
+    ['/docs'],
   ])('reports the path %s, which the service answers itself', (path) => {
     expect(checkDeclaration(valid({ path }))).toEqual([
       `path "${path}" is one the service answers itself`,

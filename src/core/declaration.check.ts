@@ -7,10 +7,19 @@ import { checkMiniApps, type MiniAppCheckOptions } from './mini-app.check';
 import { ICONS_ROUTE, MINI_APPS_ROUTE } from './mini-app';
 
 /** Paths the service answers itself: an action there would be shadowed or shadow them. */
-const isReservedPath = (path: string): boolean =>
-  ['/api/metadata', '/health', MINI_APPS_ROUTE, ICONS_ROUTE].some(
-    (reserved) => path === reserved || path.startsWith(`${reserved}/`),
-  );
+export const RESERVED_PATHS: readonly string[] = [
+  '/api/metadata',
+  '/api/openapi.json',
+  '/health',
+  MINI_APPS_ROUTE,
+  ICONS_ROUTE,
+  '/debug',
+  '/docs',
+];
+
+/** The reserved path an action's path would land on, if any. */
+export const reservedPathOf = (path: string): string | undefined =>
+  RESERVED_PATHS.find((reserved) => path === reserved || path.startsWith(`${reserved}/`));
 
 const isChainId = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) > 0;
 
@@ -52,7 +61,7 @@ export function checkDeclaration(declaration: ActionDeclaration): string[] {
   if (!declaration.path) problems.push('missing path');
   else if (!declaration.path.startsWith('/'))
     problems.push(`path "${declaration.path}" does not start with "/"`);
-  else if (isReservedPath(declaration.path))
+  else if (reservedPathOf(declaration.path) !== undefined)
     problems.push(`path "${declaration.path}" is one the service answers itself`);
   if (!declaration.chains || !isChainId(declaration.chains.source)) {
     problems.push('chains.source must be a positive integer chain id');
