@@ -1,0 +1,42 @@
+/**
+ * `npm run dev`: the local development loop. Starts the local chain (127.0.0.1:8545, passing for
+ * Avalanche Fuji 43113, the chain every shipped action declares) with the shipped contracts
+ * deployed, writes a chain file that lists them, then runs the service in development mode with
+ * high rate limits under `nest start --watch`. Ctrl-C (or SIGTERM) stops the service, then the
+ * chain. DEV_CHAIN_ID / DEV_CHAIN_PORT choose another chain id or port; DEV_OUT_DIR where the
+ * watcher builds (default dist/dev, never dist/ itself: that is the production build).
+ */
+import { once } from 'node:events';
+import { prepareDev } from './dev/dev-env';
+import { startWatcher } from './dev/watcher';
+
+async function main(): Promise<number> {
+  const { devChain, env } = await prepareDev();
+  const { chain, chainFile } = devChain;
+  console.log(`dev: chain ${chain.chainId} at ${chain.rpcUrl}, chain file ${chainFile}`);
+  console.log(
+    'dev: funded accounts (mnemonic "test test test test test test test test test test test junk"):',
+  );
+  for (const account of chain.accounts) console.log(`  ${account.address}`);
+  const { child: watcher, cleanUp } = startWatcher(env, env.DEV_OUT_DIR);
+  const exited = once(watcher, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  // The watcher stops the service and exits; the chain stops after it, never under it.
+  const forward = (signal: NodeJS.Signals): void => {
+    if (watcher.exitCode === null && watcher.signalCode === null) watcher.kill(signal);
+  };
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  const [code, signal] = await exited;
+  cleanUp();
+  await devChain.stop();
+  console.log(`dev: stopped (service ${signal ?? `exit ${code}`}), chain stopped`);
+  return code ?? 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`dev: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);
