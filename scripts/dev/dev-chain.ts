@@ -36,7 +36,7 @@ export interface DevChain {
 }
 
 type ChainEntry = Record<string, unknown> & {
-  nativeCurrency?: { symbol?: string; priceId?: string };
+  nativeCurrency?: { symbol?: string; decimals?: number; priceId?: string };
   tokens?: Record<string, { priceId?: string }>;
 };
 
