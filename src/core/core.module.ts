@@ -33,6 +33,8 @@ import type { MiniAppDeclaration } from './mini-app.types';
 import { ActionMetrics } from './metrics/action-metrics';
 import { MetricsServer } from './metrics/metrics.server';
 import { RequestObserver } from './observability/request-observer';
+import { OpenApiController } from './openapi/openapi.controller';
+import { OpenApiDocument } from './openapi/openapi.document';
 import { OriginGuard } from './origin.guard';
 import { REDIS, redisProvider, RedisStatus } from './redis/redis.provider';
 import { ActionThrottlerGuard } from './throttling/action-throttler.guard';
@@ -66,7 +68,12 @@ export class CoreModule {
           useFactory: throttlerOptions,
         }),
       ],
-      controllers: [HealthController, MetadataController, MiniAppIconsController],
+      controllers: [
+        HealthController,
+        MetadataController,
+        MiniAppIconsController,
+        OpenApiController,
+      ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: ENV, useValue: env },
@@ -107,6 +114,7 @@ export class CoreModule {
         MiniAppIcons,
         ActionRegistry,
         MiniAppDocuments,
+        OpenApiDocument,
         MethodNotAllowedRoutes,
         { provide: APP_GUARD, useClass: OriginGuard },
         { provide: APP_GUARD, useClass: ActionThrottlerGuard },
