@@ -155,7 +155,7 @@ describe('npm run dev: the watcher', () => {
     running.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     // Once every process holding its output (npm, the script, the watcher, the service) is gone.
     const closed = once(running, 'close');
-    const [, rpcUrl] = await outputMatching(running, () => output, /dev: chain 43113 at (\S+),/);
+    const [, rpcUrl] = await outputMatching(running, () => output, /dev: chain 43113 at (\S+)\n/);
     await outputMatching(
       running,
       () => output,

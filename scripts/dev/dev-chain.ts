@@ -71,8 +71,6 @@ function localEntry(
   const nativePrice = base?.nativeCurrency?.priceId;
   return {
     ...entry,
-    // Never served in production should this file be used there by mistake.
-    development: true,
     nativeCurrency: { symbol: native, decimals: 18, ...(nativePrice && { priceId: nativePrice }) },
     nftCollection,
   };
