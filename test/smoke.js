@@ -2,8 +2,14 @@
 // Smoke test of the production start, exactly as the container runs it (`node dist/main.js`):
 // boot on a free port, wait for GET /health, run one calculator request, read every mini-app's
 // document and fetch its icon (copied into dist/ by the build), read GET /metrics on its own port
-// (METRICS_PORT), stop with SIGTERM and expect a clean exit. Plain Node with no dependencies, so
-// it needs only `npm run build` first.
+// (METRICS_PORT), run the pre-production check (`npm run check`, scripts/check.ts) against it,
+// stop with SIGTERM and expect a clean exit. Plain Node plus the project's devDependencies (ts-node
+// runs the two scripts), so it needs only `npm ci` and `npm run build` first.
+//
+// The check calls every action with its declared samples and must pass whole: no action is
+// exempt. So the server gets every outside service a sample calls, on this machine: the local
+// chain with the shipped contracts (`scripts/dev.ts --chain-only`, the chain of `npm run dev`,
+// whose chain file the server reads) and a stand-in for the weather API.
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -71,6 +77,76 @@ async function request(port, method, urlPath, body) {
 }
 
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A TypeScript script of the project as a child process (ts-node, types not checked). */
+function tsScript(script, args, env = {}) {
+  return spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** The chain of `npm run dev` on a free port; resolves once its chain file is written. */
+function startChain() {
+  const child = tsScript('scripts/dev.ts', ['--chain-only'], { DEV_CHAIN_PORT: '0' });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk) => {
+      output += chunk;
+      const match = /dev: chain file (\S+)/.exec(output);
+      if (match) resolve({ child, chainFile: match[1], output: () => output });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('exit', (code) =>
+      reject(new Error(`the local chain exited during start-up (${code}):\n${output}`)),
+    );
+  });
+}
+
+async function stopChain(chain) {
+  if (!chain || chain.child.exitCode !== null) return;
+  const exited = once(chain.child, 'exit');
+  chain.child.kill('SIGTERM');
+  await exited;
+}
+
+/** Open-Meteo's two endpoints as the weather action reads them: one city, its current weather. */
+async function startWeatherApi() {
+  const answers = {
+    '/geo': {
+      results: [{ id: 1, name: 'Paris', country: 'France', latitude: 48.85, longitude: 2.35 }],
+    },
+    '/forecast': {
+      current: {
+        time: '2026-01-01T12:00',
+        temperature_2m: 12.3,
+        wind_speed_10m: 4.5,
+        weather_code: 3,
+      },
+    },
+  };
+  const server = http.createServer((req, res) => {
+    const body = answers[new URL(req.url, 'http://localhost').pathname];
+    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body ?? {}));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, base: `http://127.0.0.1:${server.address().port}` };
+}
+
+/** `npm run check` against the server: its table is printed; any failing row fails the smoke. */
+async function runCheck(port) {
+  const check = tsScript('scripts/check.ts', [`http://127.0.0.1:${port}`]);
+  let output = '';
+  check.stdout.on('data', (chunk) => (output += chunk));
+  check.stderr.on('data', (chunk) => (output += chunk));
+  const [code] = await once(check, 'close');
+  console.log(output.trimEnd());
+  if (code !== 0) throw new Error(`npm run check failed (exit ${code}): see the table above`);
+}
 
 async function waitForHealth(port, server) {
   for (let attempt = 1; attempt <= HEALTH_TRIES; attempt += 1) {
@@ -157,6 +233,7 @@ async function main() {
   }
   const port = await freePort();
   const metricsPort = await freePort();
+  const [chain, weather] = await Promise.all([startChain(), startWeatherApi()]);
   let output = '';
   const server = spawn(process.execPath, [ENTRY], {
     cwd: ROOT,
@@ -167,6 +244,9 @@ async function main() {
       NODE_ENV: 'production',
       METRICS_PORT: String(metricsPort),
       METRICS_HOST: '127.0.0.1',
+      CHAIN_CONFIG_FILE: chain.chainFile,
+      WEATHER_GEOCODING_URL: `${weather.base}/geo`,
+      WEATHER_FORECAST_URL: `${weather.base}/forecast`,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -177,15 +257,19 @@ async function main() {
     await checkCalculator(port);
     const miniApps = await checkMiniApps(port);
     await checkMetrics(metricsPort);
+    await runCheck(port);
     await stop(server);
     console.log(`smoke: ${miniApps} mini-app documents and their icons served`);
   } catch (error) {
     if (server.exitCode === null) server.kill('SIGKILL');
     error.message += `\n--- server output ---\n${output.slice(-4000)}`;
     throw error;
+  } finally {
+    weather.server.close();
+    await stopChain(chain);
   }
   console.log(
-    `smoke: node ${ENTRY} on port ${port}: /health ok, 6 × 7 = 42, /metrics on ${metricsPort}, clean exit on SIGTERM`,
+    `smoke: node ${ENTRY} on port ${port}: /health ok, 6 × 7 = 42, /metrics on ${metricsPort}, npm run check passed, clean exit on SIGTERM`,
   );
 }
 

@@ -1,0 +1,151 @@
+import { checkPlatformMetadata } from '../../src/testing/platform-metadata';
+import { type ActionUnderCheck, checkAction, type Sample } from './actions';
+import { jsonOf, NoAnswer, timedRequest } from './http';
+import type { CheckOptions } from './options';
+import type { Row } from './rows';
+import { actionUrl, httpsProblem, publishedUrlProblems } from './urls';
+
+type Json = Record<string, unknown>;
+
+const record = (value: unknown): Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** A GET whose answer must be a 200 JSON object; the row says what came back. */
+async function getJson(
+  options: CheckOptions,
+  what: string,
+  path: string,
+  judge: (body: Json) => string[] = () => [],
+): Promise<{ row: Row; body?: Json }> {
+  const row = { what, target: `GET ${path}` };
+  try {
+    const answer = await timedRequest(`${options.baseUrl}${path}`, {}, options.maxMs);
+    const body = jsonOf(answer);
+    if (answer.status !== 200 || typeof body !== 'object' || body === null) {
+      const detail = `answered ${answer.status}${body === undefined ? ', not JSON' : ''}`;
+      return { row: { ...row, result: 'FAIL', detail, ms: answer.ms } };
+    }
+    const problems = judge(body as Json);
+    const detail = problems.length > 0 ? problems.join('; ') : '200';
+    const result = problems.length > 0 ? 'FAIL' : 'PASS';
+    return { row: { ...row, result, detail, ms: answer.ms }, body: body as Json };
+  } catch (error) {
+    const ms = error instanceof NoAnswer ? error.ms : undefined;
+    return { row: { ...row, result: 'FAIL', detail: (error as Error).message, ms } };
+  }
+}
+
+function urlsRow(target: string, base: URL, urls: [name: string, value: unknown][]): Row {
+  const problems = urls.flatMap(([name, value]) => publishedUrlProblems(value, base, name));
+  return problems.length > 0
+    ? { what: 'published URLs', target, result: 'FAIL', detail: problems.join('; ') }
+    : {
+        what: 'published URLs',
+        target,
+        result: 'PASS',
+        detail: `${urls.length} on ${base.origin}${base.protocol === 'https:' ? '' : ' (local http)'}`,
+      };
+}
+
+/** `x-action-samples` of each action's POST operation, by path. */
+function samplesByPath(document: Json): Map<string, Sample[]> {
+  const samples = new Map<string, Sample[]>();
+  for (const [path, item] of Object.entries(record(document.paths))) {
+    const declared = record(record(item).post)['x-action-samples'];
+    if (Array.isArray(declared)) samples.set(path, declared as Sample[]);
+  }
+  return samples;
+}
+
+/** The icon a document names answers as an image (when it is the deployment's own). */
+async function iconRow(icon: unknown, base: URL, options: CheckOptions): Promise<Row | undefined> {
+  if (typeof icon !== 'string' || publishedUrlProblems(icon, base, 'icon').length > 0)
+    return undefined;
+  const url = new URL(icon);
+  const row = { what: 'icon', target: `GET ${url.pathname}` };
+  try {
+    const answer = await timedRequest(url.href, {}, options.maxMs);
+    const type = answer.headers.get('content-type') ?? '';
+    return answer.status === 200 && type.startsWith('image/')
+      ? { ...row, result: 'PASS', detail: `200 ${type}`, ms: answer.ms }
+      : { ...row, result: 'FAIL', detail: `answered ${answer.status} ${type}`, ms: answer.ms };
+  } catch (error) {
+    return { ...row, result: 'FAIL', detail: (error as Error).message };
+  }
+}
+
+/**
+ * Every check against one deployment, in order: the base URL, the index, the API document's
+ * samples, then per mini-app its document (platform rules, URLs, icon) and per action the CORS
+ * preflight and each declared sample.
+ */
+export async function runCheck(options: CheckOptions): Promise<Row[]> {
+  const base = new URL(options.baseUrl);
+  const https = httpsProblem(base, 'the base URL');
+  const rows: Row[] = [
+    https
+      ? { what: 'https', target: base.origin, result: 'FAIL', detail: https }
+      : {
+          what: 'https',
+          target: base.origin,
+          result: 'PASS',
+          detail: base.protocol === 'https:' ? 'https' : 'local http',
+        },
+  ];
+  const index = await getJson(options, 'index', '/api/metadata', (body) =>
+    list(body.miniApps).length > 0 ? [] : ['lists no mini-apps'],
+  );
+  rows.push(index.row);
+  if (!index.body) return rows;
+  const miniApps = list(index.body.miniApps).map(record);
+  rows.push(
+    urlsRow('GET /api/metadata', base, [
+      ['baseUrl', index.body.baseUrl],
+      ...miniApps.flatMap((app): [string, unknown][] => [
+        [`${String(app.id)} metadataUrl`, app.metadataUrl],
+        [`${String(app.id)} icon`, app.icon],
+      ]),
+    ]),
+  );
+  const openApi = await getJson(options, 'API document', '/api/openapi.json');
+  rows.push(openApi.row);
+  const samples = openApi.body ? samplesByPath(openApi.body) : new Map<string, Sample[]>();
+  const checked = new Set<string>();
+  for (const app of miniApps) {
+    const path = `/api/mini-apps/${encodeURIComponent(String(app.id))}`;
+    const document = await getJson(options, 'mini-app document', path, checkPlatformMetadata);
+    rows.push(document.row);
+    if (!document.body) continue;
+    const doc = document.body;
+    const actions = list(doc.actions).map(record);
+    const urls = actions.map((action, i): [string, unknown] => [
+      `actions[${i}]`,
+      typeof action.path === 'string' ? actionUrl(action.path, doc.baseUrl) : undefined,
+    ]);
+    rows.push(
+      urlsRow(path, base, [
+        ['url', doc.url],
+        ['icon', doc.icon],
+        ['baseUrl', doc.baseUrl],
+        ...urls,
+      ]),
+    );
+    const icon = await iconRow(doc.icon, base, options);
+    if (icon) rows.push(icon);
+    for (const action of actions) {
+      if (typeof action.path !== 'string') continue;
+      // The deployment itself is what is checked, wherever a wrong URL would send the platform.
+      const pathname = new URL(actionUrl(action.path, doc.baseUrl), base).pathname;
+      if (checked.has(pathname)) continue;
+      checked.add(pathname);
+      const target: ActionUnderCheck = {
+        url: `${base.origin}${pathname}`,
+        mode: action.responseType === 'data' ? 'data' : 'transaction',
+        samples: openApi.body ? (samples.get(pathname) ?? undefined) : undefined,
+      };
+      rows.push(...(await checkAction(target, options)));
+    }
+  }
+  return rows;
+}

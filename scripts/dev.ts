@@ -1,0 +1,51 @@
+/**
+ * `npm run dev`: the local development loop. Starts the local chain (127.0.0.1:8545, passing for
+ * Avalanche Fuji 43113, the chain every shipped action declares) with the shipped contracts
+ * deployed, writes a chain file that lists them, then runs the service in development mode with
+ * high rate limits under `nest start --watch`. Ctrl-C (or SIGTERM) stops the service, then the
+ * chain. DEV_CHAIN_ID / DEV_CHAIN_PORT choose another chain id or port; DEV_OUT_DIR where the
+ * watcher builds (default dist/dev, never dist/ itself: that is the production build).
+ *
+ * `npm run dev -- --chain-only`: the chain and its chain file alone, for a service started
+ * another way (CI's smoke test runs the production build on it).
+ */
+import { once } from 'node:events';
+import { prepareDev } from './dev/dev-env';
+import { startWatcher } from './dev/watcher';
+
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
+async function main(chainOnly: boolean): Promise<number> {
+  const { devChain, env } = await prepareDev();
+  const { chain, chainFile } = devChain;
+  console.log(`dev: chain ${chain.chainId} at ${chain.rpcUrl}`);
+  console.log(`dev: chain file ${chainFile}`);
+  console.log(`dev: funded accounts (mnemonic "${'test '.repeat(11)}junk"):`);
+  for (const account of chain.accounts) console.log(`  ${account.address}`);
+  if (chainOnly) {
+    await Promise.race(SIGNALS.map((signal) => once(process, signal)));
+    await devChain.stop();
+    console.log('dev: chain stopped');
+    return 0;
+  }
+  const { child: watcher, cleanUp } = startWatcher(env, env.DEV_OUT_DIR);
+  const exited = once(watcher, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  // The watcher stops the service and exits; the chain stops after it, never under it.
+  const forward = (signal: NodeJS.Signals): void => {
+    if (watcher.exitCode === null && watcher.signalCode === null) watcher.kill(signal);
+  };
+  for (const signal of SIGNALS) process.on(signal, forward);
+  const [code, signal] = await exited;
+  cleanUp();
+  await devChain.stop();
+  console.log(`dev: stopped (service ${signal ?? `exit ${code}`}), chain stopped`);
+  return code ?? 0;
+}
+
+main(process.argv.includes('--chain-only')).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`dev: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

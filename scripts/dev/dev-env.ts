@@ -1,0 +1,40 @@
+import { startDevChain, type DevChain, DEV_CHAIN_ID, DEV_CHAIN_PORT } from './dev-chain';
+
+/** Out of reach of a developer clicking through the debugger page (production: 10 a minute). */
+const LOCAL_RATE_LIMIT = '1000000';
+
+export interface DevSetup {
+  devChain: DevChain;
+  /** The service's environment: the caller's, then development mode and the local chain. */
+  env: NodeJS.ProcessEnv;
+}
+
+/** A whole number from the environment, or the default; anything else stops the start. */
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new Error(`${name}="${text}" is not a whole number`);
+  return value;
+}
+
+/**
+ * Everything `npm run dev` prepares before the watcher starts: the local chain (DEV_CHAIN_ID,
+ * DEV_CHAIN_PORT) with its contracts and chain file, and the service's environment. A value the
+ * caller set wins over the development defaults, except the chain file, which must match.
+ */
+export async function prepareDev(base: NodeJS.ProcessEnv = process.env): Promise<DevSetup> {
+  const devChain = await startDevChain({
+    chainId: intFrom(base, 'DEV_CHAIN_ID', DEV_CHAIN_ID),
+    port: intFrom(base, 'DEV_CHAIN_PORT', DEV_CHAIN_PORT),
+  });
+  const env: NodeJS.ProcessEnv = {
+    NODE_ENV: 'development',
+    RATE_LIMIT_IP_MAX: LOCAL_RATE_LIMIT,
+    RATE_LIMIT_USER_MAX: LOCAL_RATE_LIMIT,
+    ...base,
+    ...devChain.env,
+  };
+  return { devChain, env };
+}
