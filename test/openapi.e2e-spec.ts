@@ -39,9 +39,14 @@ describe('GET /api/openapi.json (the shipped actions)', () => {
       expect(document.paths[declaration.path].get.responses['200']).toBeDefined();
       const samples = jsonSafe(declaration.samples ?? []) as { params: unknown }[];
       expect(post['x-action-samples']).toEqual(samples);
-      const examples = post.requestBody?.content['application/json']?.examples ?? {};
-      const sent = Object.values(examples).map((example) => example.value as { params: unknown });
-      expect(sent.map((value) => value.params)).toEqual(samples.map((sample) => sample.params));
+      const content = post.requestBody?.content ?? {};
+      // JSON bodies hold `{params, context?}`; a multipart form (an action taking files) the fields.
+      const multipart = content['multipart/form-data'] !== undefined;
+      const examples = content[multipart ? 'multipart/form-data' : 'application/json']?.examples;
+      const sent = Object.values(examples ?? {}).map((example) => example.value as object);
+      expect(
+        sent.map((value) => (multipart ? value : (value as { params: unknown }).params)),
+      ).toEqual(samples.map((sample) => sample.params));
     }
   });
 

@@ -1,3 +1,5 @@
+import type { ActionParameter } from '../../src/core/action.types';
+import { validFiles } from '../../src/testing/conformance/conformance.values';
 import { type Answer, jsonOf, NoAnswer, timedRequest } from './http';
 import type { CheckOptions } from './options';
 import type { Row } from './rows';
@@ -28,6 +30,8 @@ export interface ActionUnderCheck {
   /** As published: `data` or transaction mode. */
   mode: 'data' | 'transaction';
   samples: readonly Sample[] | undefined;
+  /** As published: file and image parameters make the sample a multipart request. */
+  params: readonly ActionParameter[];
 }
 
 const record = (value: unknown): Record<string, unknown> =>
@@ -112,7 +116,31 @@ function refusal(body: unknown): { error: string; code: string | undefined } {
   };
 }
 
-/** One declared sample, sent as the platform's proxy sends a JSON request. */
+/**
+ * A sample's body: JSON, or multipart with the conformance kit's files (a sample holds no file)
+ * when the action takes files, as the platform's proxy sends either.
+ */
+function sampleBody(
+  sample: Sample,
+  params: readonly ActionParameter[],
+  headers: Record<string, string>,
+): string | FormData {
+  const files = Object.entries(validFiles(params));
+  if (files.length === 0) {
+    headers['content-type'] = 'application/json';
+    return JSON.stringify({ params: sample.params ?? {} });
+  }
+  const form = new FormData();
+  for (const [name, value] of Object.entries(sample.params ?? {})) {
+    form.append(name, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  for (const [name, file] of files) {
+    form.append(name, new Blob([file.bytes], { type: file.type }), file.filename);
+  }
+  return form;
+}
+
+/** One declared sample, sent as the platform's proxy sends it. */
 async function runSample(
   action: ActionUnderCheck,
   sample: Sample,
@@ -120,17 +148,14 @@ async function runSample(
   options: CheckOptions,
 ): Promise<Row> {
   const row = { what: `sample ${index + 1}`, target: `POST ${new URL(action.url).pathname}` };
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    origin: options.origin,
-  };
+  const headers: Record<string, string> = { origin: options.origin };
   if (sample.userAddress !== undefined) headers['x-user-address'] = sample.userAddress;
   if (sample.chainId !== undefined) headers['x-chain-id'] = String(sample.chainId);
   let answer: Answer;
   try {
     answer = await timedRequest(
       action.url,
-      { method: 'POST', headers, body: JSON.stringify({ params: sample.params ?? {} }) },
+      { method: 'POST', headers, body: sampleBody(sample, action.params, headers) },
       options.maxMs,
     );
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { ActionParameter } from '../../src/core/action.types';
 import { checkPlatformMetadata } from '../../src/testing/platform-metadata';
 import { type ActionUnderCheck, checkAction, type Sample } from './actions';
 import { jsonOf, NoAnswer, timedRequest } from './http';
@@ -143,6 +144,7 @@ export async function runCheck(options: CheckOptions): Promise<Row[]> {
         url: `${base.origin}${pathname}`,
         mode: action.responseType === 'data' ? 'data' : 'transaction',
         samples: openApi.body ? (samples.get(pathname) ?? undefined) : undefined,
+        params: list(action.params) as ActionParameter[],
       };
       rows.push(...(await checkAction(target, options)));
     }

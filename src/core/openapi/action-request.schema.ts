@@ -113,7 +113,19 @@ export function actionRequestBody(
       allOf: [form],
       properties: { _sdk_context: { type: 'string', description: 'The context, as JSON text' } },
     };
-    return { required: true, content: { 'multipart/form-data': { schema: asSchema(schema) } } };
+    // A sample names no file: its fields are the form's text parts, the files are the caller's.
+    const fields: ExamplesObject = Object.fromEntries(
+      samples.map((sample, i) => [`sample-${i + 1}`, { value: jsonSafe(sample.params) }]),
+    );
+    return {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: asSchema(schema),
+          ...(samples.length > 0 && { examples: fields }),
+        },
+      },
+    };
   }
   const wrapped: JsonSchema = {
     type: 'object',
