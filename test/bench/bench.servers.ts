@@ -1,32 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { CALCULATOR, type ServerSpec, type Target } from './bench.specs';
 import type { LoadResult } from './load';
 
-export interface ServerSpec {
-  name: string;
-  args: string[];
-  env?: Record<string, string>;
-}
+export { SERVERS, type ServerSpec } from './bench.specs';
 
 const TS = ['-r', 'ts-node/register/transpile-only'];
-const OUT_OF_REACH = { RATE_LIMIT_IP_MAX: '1000000000', RATE_LIMIT_USER_MAX: '1000000000' };
-
-/** The four servers measured: the production build (memory, then Redis limits) and two baselines. */
-export const SERVERS: ServerSpec[] = [
-  {
-    name: 'nest (memory)',
-    args: ['dist/main.js'],
-    env: { NODE_ENV: 'production', ...OUT_OF_REACH },
-  },
-  {
-    name: 'nest (redis)',
-    args: ['dist/main.js'],
-    env: { NODE_ENV: 'production', REDIS_URL: 'redis://127.0.0.1:6379/15', ...OUT_OF_REACH },
-  },
-  { name: 'bare fastify', args: [...TS, 'test/bench/bare-fastify.server.ts'] },
-  { name: 'express 5', args: [...TS, 'test/bench/express.server.ts'] },
-];
 
 /** On this 2-core machine the server gets core 0 and the load core 1, where taskset works. */
 export const canPin = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
@@ -36,13 +16,15 @@ const pinned = (core: number, args: string[]): [string, string[]] =>
 export interface Running {
   child: ChildProcess;
   bootMs: number;
+  /** The URL of the row's target (the calculator unless the spec names another). */
   url: string;
+  target: Target;
 }
 
-export const BODY = JSON.stringify({ params: { operation: 'add', a: 2, b: 3 } });
-
+/** Starts a server; booted once its target answers 200 (so send-token is checked before load). */
 export async function startServer(spec: ServerSpec, port: number): Promise<Running> {
-  const url = `http://127.0.0.1:${port}/api/calculator`;
+  const target = spec.target ?? CALCULATOR;
+  const url = `http://127.0.0.1:${port}${target.path}`;
   const started = performance.now();
   const [command, args] = pinned(0, spec.args);
   const child = spawn(command, args, {
@@ -56,19 +38,19 @@ export async function startServer(spec: ServerSpec, port: number): Promise<Runni
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  for (let attempt = 0; attempt < 3000; attempt++) {
+  let last = 'no answer';
+  for (let attempt = 0; attempt < 6000; attempt++) {
     if (child.exitCode !== null) throw new Error(`${spec.name} exited with ${child.exitCode}`);
-    const ok = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: BODY,
-    })
-      .then((r) => r.status === 200)
-      .catch(() => false);
-    if (ok) return { child, bootMs: performance.now() - started, url };
+    const status = await fetch(url, { method: 'POST', headers: target.headers, body: target.body })
+      .then(async (r) => (r.status === 200 ? 200 : `${r.status} ${await r.text()}`))
+      .catch(() => 'no answer');
+    if (status === 200) return { child, bootMs: performance.now() - started, url, target };
+    last = status;
+    if (last !== 'no answer') break;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  throw new Error(`${spec.name} never answered`);
+  await stopServer({ child, bootMs: 0, url, target });
+  throw new Error(`${spec.name} never answered ${target.path} with 200: ${last}`);
 }
 
 export async function stopServer({ child }: Running): Promise<void> {
@@ -85,14 +67,14 @@ export function rssMb({ child }: Running): number {
 }
 
 export async function runLoad(
-  url: string,
+  { url, target }: Running,
   duration: number,
   connections = 50,
 ): Promise<LoadResult> {
   const [command, args] = pinned(1, [
     ...TS,
     'test/bench/load.ts',
-    JSON.stringify({ url, connections, duration, body: BODY }),
+    JSON.stringify({ url, connections, duration, body: target.body, headers: target.headers }),
   ]);
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';

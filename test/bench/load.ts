@@ -6,6 +6,8 @@ import autocannon from 'autocannon';
 
 export interface LoadResult {
   rps: number;
+  /** Requests answered in the whole run. */
+  total: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -18,9 +20,10 @@ interface LoadArgs {
   connections: number;
   duration: number;
   body: string;
+  headers: Record<string, string>;
 }
 
-function run({ url, connections, duration, body }: LoadArgs): Promise<LoadResult> {
+function run({ url, connections, duration, body, headers }: LoadArgs): Promise<LoadResult> {
   const perSecond: number[] = [];
   let current = 0;
   return new Promise((resolve, reject) => {
@@ -30,13 +33,14 @@ function run({ url, connections, duration, body }: LoadArgs): Promise<LoadResult
         connections,
         duration,
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers,
         body,
       },
       (error, result) => {
         if (error) return reject(error instanceof Error ? error : new Error(String(error)));
         resolve({
           rps: result.requests.average,
+          total: result.requests.total,
           p50: result.latency.p50,
           p99: result.latency.p99,
           non2xx: result.non2xx,

@@ -1,14 +1,26 @@
 /**
  * `npm run bench`: the production server against bare Fastify and Express on the calculator,
- * one server at a time on loopback, in alternating rounds; prints the table README shows.
- * Options: --rounds 3 --duration 10 --warmup 3 --sustain 60 (0 skips the decay run).
+ * and the production server under each "flat as it grows" condition of issue 14 (send-token,
+ * 200 more actions, 1M rate-limit keys held, 2000 connections), one server at a time on
+ * loopback, in alternating rounds; prints the table README shows and a line per target.
+ * Options: --rounds 3 --duration 10 --warmup 3 --sustain 60 (0 skips the decay run),
+ * --only memory,fastify (row ids: see bench.specs.ts), --no-build.
  */
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { cpus } from 'node:os';
-import { canPin, rssMb, runLoad, SERVERS, startServer, stopServer } from './bench.servers';
+import { compileEntries } from './bench.entries';
+import { printTable, printTargets, type Row } from './bench.report';
+import {
+  canPin,
+  rssMb,
+  runLoad,
+  SERVERS,
+  type ServerSpec,
+  startServer,
+  stopServer,
+} from './bench.servers';
 import { verifySameAnswers } from './bench.verify';
-import type { LoadResult } from './load';
 
 const { values } = parseArgs({
   options: {
@@ -16,6 +28,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '3' },
     sustain: { type: 'string', default: '60' },
+    only: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
   },
 });
@@ -27,27 +40,25 @@ const [rounds, duration, warmup, sustain] = [
 ].map(Number);
 const PORT = 3190;
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const only = values.only?.split(',').map((id) => id.trim());
+const unknown = only?.filter((id) => !SERVERS.some((s) => s.id === id)) ?? [];
+if (unknown.length > 0) {
+  console.error(
+    `unknown rows: ${unknown.join(', ')}; rows: ${SERVERS.map((s) => s.id).join(', ')}`,
+  );
+  process.exit(2);
+}
+const chosen = only ? SERVERS.filter((s) => only.includes(s.id)) : SERVERS;
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-interface Row {
-  rps: number[];
-  p50: number[];
-  p99: number[];
-  boot: number[];
-  rss: number;
-}
-
-async function measure(): Promise<Map<string, Row>> {
-  const rows = new Map<string, Row>(
-    SERVERS.map((s) => [s.name, { rps: [], p50: [], p99: [], boot: [], rss: 0 }]),
-  );
+/** Every calculator server must answer as the production server does; send-token answers 200. */
+async function verify(): Promise<void> {
   const reference = await startServer(SERVERS[0], PORT + 10);
   try {
-    for (const spec of SERVERS.slice(1)) {
+    for (const spec of chosen) {
       const running = await startServer(spec, PORT);
       try {
-        await verifySameAnswers(reference.url, running.url, spec.name);
+        if (!spec.target) await verifySameAnswers(reference.url, running.url, spec.name);
       } finally {
         await stopServer(running);
       }
@@ -56,28 +67,42 @@ async function measure(): Promise<Map<string, Row>> {
     await stopServer(reference);
   }
   console.log('answers match the production server: ok');
+}
+
+async function measureOnce(spec: ServerSpec, row: Row, round: number): Promise<void> {
+  const running = await startServer(spec, PORT);
+  try {
+    await runLoad(running, warmup, spec.connections);
+    const figures = await runLoad(running, duration, spec.connections);
+    if (!spec.countErrors && (figures.non2xx > 0 || figures.errors > 0))
+      throw new Error(`${spec.name}: ${figures.non2xx} non-2xx, ${figures.errors} errors`);
+    row.rps.push(figures.rps);
+    row.p50.push(figures.p50);
+    row.p99.push(figures.p99);
+    row.boot.push(running.bootMs);
+    row.rss = rssMb(running);
+    row.non2xx += figures.non2xx;
+    row.errors += figures.errors;
+    row.requests += figures.total;
+    const faults = spec.countErrors ? `, ${figures.errors} errors, ${figures.non2xx} non-2xx` : '';
+    console.log(
+      `round ${round} ${spec.name}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, boot ${Math.round(running.bootMs)} ms${faults}`,
+    );
+  } finally {
+    await stopServer(running);
+  }
+}
+
+async function measure(): Promise<Map<string, Row>> {
+  const rows = new Map<string, Row>(
+    chosen.map((spec) => [
+      spec.id,
+      { spec, rps: [], p50: [], p99: [], boot: [], rss: 0, non2xx: 0, errors: 0, requests: 0 },
+    ]),
+  );
   for (let round = 1; round <= rounds; round++) {
-    const order = round % 2 === 1 ? SERVERS : [...SERVERS].reverse();
-    for (const spec of order) {
-      const running = await startServer(spec, PORT);
-      try {
-        await runLoad(running.url, warmup);
-        const figures: LoadResult = await runLoad(running.url, duration);
-        if (figures.non2xx > 0 || figures.errors > 0)
-          throw new Error(`${spec.name}: ${figures.non2xx} non-2xx, ${figures.errors} errors`);
-        const row = rows.get(spec.name)!;
-        row.rps.push(figures.rps);
-        row.p50.push(figures.p50);
-        row.p99.push(figures.p99);
-        row.boot.push(running.bootMs);
-        row.rss = rssMb(running);
-        console.log(
-          `round ${round} ${spec.name}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms`,
-        );
-      } finally {
-        await stopServer(running);
-      }
-    }
+    const order = round % 2 === 1 ? chosen : [...chosen].reverse();
+    for (const spec of order) await measureOnce(spec, rows.get(spec.id)!, round);
   }
   return rows;
 }
@@ -85,7 +110,7 @@ async function measure(): Promise<Map<string, Row>> {
 async function decay(): Promise<string> {
   const running = await startServer(SERVERS[0], PORT);
   try {
-    const { perSecond } = await runLoad(running.url, sustain);
+    const { perSecond } = await runLoad(running, sustain);
     const first = mean(perSecond.slice(0, 10));
     const last = mean(perSecond.slice(-10));
     const change = ((last - first) / first) * 100;
@@ -100,26 +125,14 @@ async function main(): Promise<void> {
     const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
     if (build.status !== 0) throw new Error('build failed');
   }
+  compileEntries();
   console.log(
     `machine: ${cpus().length} × ${cpus()[0]?.model}, node ${process.version}, pinning ${canPin ? 'server core 0, load core 1' : 'unavailable'}`,
   );
+  await verify();
   const rows = await measure();
-  const fastify = median(rows.get('bare fastify')!.rps);
-  const express = median(rows.get('express 5')!.rps);
-  const fastifyP99 = median(rows.get('bare fastify')!.p99);
-  console.log(
-    `\n| server | req/s | p50 ms | p99 ms | vs fastify | vs express | p99 vs fastify | boot ms | RSS MB |`,
-  );
-  console.log(`|---|---|---|---|---|---|---|---|---|`);
-  for (const [name, row] of rows) {
-    const rps = median(row.rps);
-    console.log(
-      `| ${name} | ${Math.round(rps)} | ${median(row.p50)} | ${median(row.p99)} | ${(rps / fastify).toFixed(2)} | ${(rps / express).toFixed(2)} | ${(median(row.p99) / fastifyP99).toFixed(2)} | ${Math.round(median(row.boot))} | ${row.rss} |`,
-    );
-  }
-  const memory = median(rows.get('nest (memory)')!.rps);
-  const redis = median(rows.get('nest (redis)')!.rps);
-  console.log(`\nRedis limits vs memory: ${(((redis - memory) / memory) * 100).toFixed(1)} %`);
+  printTable(rows);
+  printTargets(rows);
   if (sustain > 0) console.log(await decay());
 }
 
