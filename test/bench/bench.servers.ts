@@ -1,12 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { ENTRY_DIR } from './bench.entries';
 import { CALCULATOR, type ServerSpec, type Target } from './bench.specs';
 import type { LoadResult } from './load';
 
 export { SERVERS, type ServerSpec } from './bench.specs';
-
-const TS = ['-r', 'ts-node/register/transpile-only'];
 
 /** On this 2-core machine the server gets core 0 and the load core 1, where taskset works. */
 export const canPin = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
@@ -72,8 +71,7 @@ export async function runLoad(
   connections = 50,
 ): Promise<LoadResult> {
   const [command, args] = pinned(1, [
-    ...TS,
-    'test/bench/load.ts',
+    `${ENTRY_DIR}/load.js`,
     JSON.stringify({ url, connections, duration, body: target.body, headers: target.headers }),
   ]);
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
