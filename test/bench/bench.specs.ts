@@ -1,0 +1,93 @@
+/** What the bench measures: each server (a row of the table), the request it sends and how. */
+import { ENTRY_DIR } from './bench.entries';
+
+/** The request a row's load sends, over and over. */
+export interface Target {
+  path: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+export interface ServerSpec {
+  /** Short name for `--only`. */
+  id: string;
+  /** Row name in the table. */
+  name: string;
+  args: string[];
+  env?: Record<string, string>;
+  /** Default: the calculator. */
+  target?: Target;
+  /** Default: 50. */
+  connections?: number;
+  /** Count non-2xx answers and errors instead of stopping the bench on them. */
+  countErrors?: boolean;
+}
+
+export const CALCULATOR: Target = {
+  path: '/api/calculator',
+  body: JSON.stringify({ params: { operation: 'add', a: 2, b: 3 } }),
+  headers: { 'content-type': 'application/json' },
+};
+
+/** send-token's first declared sample (native AVAX on Fuji): built locally, no RPC call. */
+export const SEND_TOKEN: Target = {
+  path: '/api/send-token',
+  body: JSON.stringify({
+    params: {
+      token: 'AVAX',
+      recipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      amount: '0.1',
+    },
+  }),
+  headers: {
+    'content-type': 'application/json',
+    'x-user-address': '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  },
+};
+
+const TS = ['-r', 'ts-node/register/transpile-only'];
+const OUT_OF_REACH = { RATE_LIMIT_IP_MAX: '1000000000', RATE_LIMIT_USER_MAX: '1000000000' };
+const PRODUCTION = { NODE_ENV: 'production', ...OUT_OF_REACH };
+export const RATE_KEYS = 1_000_000;
+export const GENERATED_ACTIONS = 200;
+
+/** Every row, in the order of the first round (the next one runs them backwards). */
+export const SERVERS: ServerSpec[] = [
+  { id: 'memory', name: 'nest (memory)', args: ['dist/main.js'], env: PRODUCTION },
+  {
+    id: 'redis',
+    name: 'nest (redis)',
+    args: ['dist/main.js'],
+    env: { ...PRODUCTION, REDIS_URL: 'redis://127.0.0.1:6379/15' },
+  },
+  {
+    id: 'send-token',
+    name: 'nest send-token (tx, no TX_FILL)',
+    args: ['dist/main.js'],
+    // TX_FILL's default, set in case the shell has another: built without asking the RPC node.
+    env: { ...PRODUCTION, TX_FILL: 'none' },
+    target: SEND_TOKEN,
+  },
+  {
+    id: 'actions',
+    name: `nest (+${GENERATED_ACTIONS} actions)`,
+    args: [`${ENTRY_DIR}/many-actions.main.js`],
+    env: { ...PRODUCTION, GENERATED_ACTIONS: String(GENERATED_ACTIONS) },
+  },
+  {
+    id: 'keys',
+    name: 'nest (1M rate keys held)',
+    args: [`${ENTRY_DIR}/rate-keys.main.js`],
+    env: { ...PRODUCTION, RATE_KEYS: String(RATE_KEYS), RATE_LIMIT_MAX_KEYS: String(RATE_KEYS) },
+  },
+  {
+    id: 'conns',
+    name: 'nest (2000 connections)',
+    args: ['dist/main.js'],
+    env: PRODUCTION,
+    connections: 2000,
+    countErrors: true,
+  },
+  { id: 'fastify', name: 'bare fastify', args: [...TS, 'test/bench/bare-fastify.server.ts'] },
+  { id: 'express', name: 'express 5', args: [...TS, 'test/bench/express.server.ts'] },
+];
