@@ -1,43 +1,5 @@
 // First: tracing, when configured, must start before the modules it instruments are loaded.
 import './tracing';
-import { ConsoleLogger, Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppModule } from './app.module';
-import { APP_OPTIONS, createAdapter, setupApp } from './app.setup';
-import { loadConfig } from './config/app.config';
-import { MetricsServer } from './core/metrics/metrics.server';
-import { GracefulShutdown } from './core/shutdown/graceful-shutdown';
+import { start } from './bootstrap';
 
-async function bootstrap(): Promise<void> {
-  const env = process.env;
-  const config = loadConfig(env);
-  const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot({ config, env }),
-    createAdapter(config),
-    {
-      ...APP_OPTIONS,
-      // Boot lines wait for the pino logger setupApp installs; should the boot fail before,
-      // they are written as JSON (text in development), coloured only on a terminal.
-      bufferLogs: true,
-      logger: new ConsoleLogger({
-        json: config.nodeEnv !== 'development',
-        colors: process.stdout.isTTY === true,
-      }),
-    },
-  );
-  setupApp(app);
-  await app.listen(config.port, config.host);
-  const logger = new Logger('Bootstrap');
-  logger.log(`Listening on ${await app.getUrl()}`);
-  // Prometheus on its own port (METRICS_PORT), never the public one.
-  await app.get(MetricsServer).listen();
-
-  // SIGTERM/SIGINT: readiness off, accepted requests answered, then exit 0 (1 past the timeout).
-  GracefulShutdown.of(app).listenForSignals();
-}
-
-bootstrap().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+start();

@@ -1,0 +1,55 @@
+import { ConsoleLogger, Logger, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module';
+import { APP_OPTIONS, createAdapter, setupApp } from './app.setup';
+import { loadConfig } from './config/app.config';
+import type { MiniAppDeclaration } from './core/mini-app.types';
+import { MetricsServer } from './core/metrics/metrics.server';
+import { GracefulShutdown } from './core/shutdown/graceful-shutdown';
+
+export interface BootstrapOptions {
+  /** Served instead of the shipped actions (the bench serves generated ones beside them). */
+  actions?: readonly Type[];
+  miniApps?: readonly MiniAppDeclaration[];
+  /** Runs once the app is set up, before it listens. */
+  beforeListen?: (app: NestFastifyApplication) => Promise<void>;
+}
+
+/** The production start: main.ts calls it after tracing is loaded; the bench's servers too. */
+export async function bootstrap(options: BootstrapOptions = {}): Promise<void> {
+  const env = process.env;
+  const config = loadConfig(env);
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot({ config, env, actions: options.actions, miniApps: options.miniApps }),
+    createAdapter(config),
+    {
+      ...APP_OPTIONS,
+      // Boot lines wait for the pino logger setupApp installs; should the boot fail before,
+      // they are written as JSON (text in development), coloured only on a terminal.
+      bufferLogs: true,
+      logger: new ConsoleLogger({
+        json: config.nodeEnv !== 'development',
+        colors: process.stdout.isTTY === true,
+      }),
+    },
+  );
+  setupApp(app);
+  await options.beforeListen?.(app);
+  await app.listen(config.port, config.host);
+  const logger = new Logger('Bootstrap');
+  logger.log(`Listening on ${await app.getUrl()}`);
+  // Prometheus on its own port (METRICS_PORT), never the public one.
+  await app.get(MetricsServer).listen();
+
+  // SIGTERM/SIGINT: readiness off, accepted requests answered, then exit 0 (1 past the timeout).
+  GracefulShutdown.of(app).listenForSignals();
+}
+
+/** Starts the service; a failed boot prints its reason (never a stack) and exits 1. */
+export function start(options?: BootstrapOptions): void {
+  bootstrap(options).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
