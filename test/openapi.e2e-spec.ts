@@ -185,7 +185,8 @@ describe('/docs (the interactive reference)', () => {
       await app.listen(0, '127.0.0.1');
       base = await app.getUrl();
     });
-    afterAll(() => app.close());
+    // Closing waits for the browser's keep-alive connections to drain (SHUTDOWN_DRAIN_MS).
+    afterAll(() => app.close(), 30_000);
 
     it('answers HTML whose every inline style the policy allows by hash, and no inline script', async () => {
       const response = await fetch(`${base}/docs`);
