@@ -1,21 +1,9 @@
 import type { ActionParameter } from '../../src/core/action.types';
 import { validFiles } from '../../src/testing/conformance/conformance.values';
+import { PROXY_HEADERS } from '../../src/testing/platform-rules';
 import { type Answer, jsonOf, NoAnswer, timedRequest } from './http';
 import type { CheckOptions } from './options';
 import type { Row } from './rows';
-
-/** What the platform's proxy (and its older SDK calling directly) sends across origins. */
-const PROXY_HEADERS = [
-  'content-type',
-  'x-user-address',
-  'x-wallet-address',
-  'x-source-chain',
-  'x-chain-id',
-  'x-destination-chain',
-  'x-sherry-proxy',
-  'x-sherry-version',
-  'x-timestamp',
-];
 
 /** One request of `x-action-samples` (GET /api/openapi.json), as the declaration holds it. */
 export interface Sample {

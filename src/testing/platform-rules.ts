@@ -13,6 +13,23 @@ export const PLATFORM_LIMITS = {
   maxActions: 4,
 } as const;
 
+/**
+ * Headers the platform's proxy (and the contract's clients) send cross-origin: a deployment's
+ * CORS preflight must allow each. Kept apart from the service's own list (app.setup.ts), so the
+ * conformance kit and `npm run check` test that list rather than repeat it.
+ */
+export const PROXY_HEADERS = [
+  'content-type',
+  'x-user-address',
+  'x-wallet-address',
+  'x-source-chain',
+  'x-chain-id',
+  'x-destination-chain',
+  'x-sherry-proxy',
+  'x-sherry-version',
+  'x-timestamp',
+];
+
 /** Action types createMetadata knows; this checker looks inside `dynamic` ones only. */
 export const PLATFORM_ACTION_TYPES = ['blockchain', 'transfer', 'http', 'dynamic', 'flow'];
 

@@ -2,23 +2,12 @@ import { isDeepStrictEqual } from 'node:util';
 import { toDynamicAction } from '../../core/action.registry';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import { checkPlatformMetadata } from '../platform-metadata';
+import { PROXY_HEADERS } from '../platform-rules';
 import type { ConformanceCheck, ConformanceFinding, ConformanceRule } from './conformance.types';
 import { type Answer, header, quote, send } from './conformance.request';
 import { metadataProblems } from './conformance.shapes';
 import { baseCall } from './conformance.target';
 
-/** Headers the platform's proxy (and the contract's clients) send cross-origin. */
-export const PROXY_HEADERS = [
-  'content-type',
-  'x-user-address',
-  'x-source-chain',
-  'x-wallet-address',
-  'x-chain-id',
-  'x-destination-chain',
-  'x-sherry-proxy',
-  'x-sherry-version',
-  'x-timestamp',
-];
 /** Headers a browser page must be allowed to read: the request id and the rate-limit ones. */
 export const EXPOSED_HEADERS = [
   'x-request-id',
