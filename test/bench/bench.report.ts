@@ -1,5 +1,6 @@
 /** The table and the target lines `npm run bench` prints, from the rows measured. */
 import { GENERATED_ACTIONS, type ServerSpec } from './bench.specs';
+import { median } from './bench.stats';
 
 export interface Row {
   spec: ServerSpec;
@@ -14,9 +15,6 @@ export interface Row {
   /** Requests answered, summed over the rounds. */
   requests: number;
 }
-
-export const median = (xs: number[]): number =>
-  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const ratio = (a: number, b: number | undefined): string =>
   b === undefined ? '–' : (a / b).toFixed(2);

@@ -88,6 +88,12 @@ export const SERVERS: ServerSpec[] = [
     connections: 2000,
     countErrors: true,
   },
+  // The card's shape with nothing in it: what any service of that shape can at best serve.
+  {
+    id: 'floor',
+    name: 'nest floor (5 no-op guards, 1 interceptor)',
+    args: [...TS, 'test/bench/nest-floor.server.ts'],
+  },
   { id: 'fastify', name: 'bare fastify', args: [...TS, 'test/bench/bare-fastify.server.ts'] },
   { id: 'express', name: 'express 5', args: [...TS, 'test/bench/express.server.ts'] },
 ];
