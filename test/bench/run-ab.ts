@@ -4,7 +4,7 @@
  * working tree in dist/; then one row's server from each is measured in alternating rounds
  * (A B, B A, A B…), each round starting the server afresh and taking `--runs` loads after a
  * warm-up: rounds × runs figures a side. A change is shown when the sides' figures separate
- * (Mann–Whitney, one-sided p < 0.01), not when one median happens to be higher.
+ * (Mann–Whitney, one-sided p < 0.05), not when one median happens to be higher.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -21,7 +21,7 @@ const { values, positionals } = parseArgs({
     rounds: { type: 'string', default: '3' },
     runs: { type: 'string', default: '3' },
     duration: { type: 'string', default: '8' },
-    warmup: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '5' },
     row: { type: 'string', default: 'memory' },
   },
 });
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
       `(${gain >= 0 ? '+' : ''}${gain.toFixed(1)} %, p = ${p.toFixed(4)}); CPU per request ` +
       `A ${median(a.cpuUs).toFixed(0)} µs, B ${median(b.cpuUs).toFixed(0)} µs (${cpu >= 0 ? '+' : ''}${cpu.toFixed(1)} %)`,
   );
-  console.log(p < 0.01 && gain > 0 ? 'B is faster: shown' : 'not shown: keep A');
+  console.log(p < 0.05 && gain > 0 ? 'B is faster: shown' : 'not shown: keep A');
 }
 
 main().catch((error: unknown) => {

@@ -3,7 +3,7 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { AppConfig } from '../../config/app.config';
 import { ActionException } from '../action.exception';
-import { hostAllowed, parseHost } from './host-syntax';
+import { hostAllowed, hostParser, type ParsedHost } from './host-syntax';
 
 const ANY_HOST = 'anyHost';
 const FORWARDED_PROTOCOL = /^https?$/i;
@@ -35,7 +35,11 @@ function countHostHeaders(rawHeaders: readonly string[]): number {
 }
 
 /** What is wrong with the host and protocol a request names, if anything. */
-function hostProblem(req: FastifyRequest, config: AppConfig): ActionException | undefined {
+function hostProblem(
+  req: FastifyRequest,
+  config: AppConfig,
+  parseHost: (value: string) => ParsedHost | undefined,
+): ActionException | undefined {
   const { raw } = req;
   const hostHeaders = countHostHeaders(raw.rawHeaders);
   if (hostHeaders > 1) return invalid('More than one Host header');
@@ -67,5 +71,6 @@ function hostProblem(req: FastifyRequest, config: AppConfig): ActionException | 
 export function hostCheck(
   config: AppConfig,
 ): (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void {
-  return (req, _reply, done) => done(hostProblem(req, config));
+  const parseHost = hostParser();
+  return (req, _reply, done) => done(hostProblem(req, config, parseHost));
 }

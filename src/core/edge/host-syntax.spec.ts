@@ -1,4 +1,19 @@
-import { hostAllowed, parseHost, parseHostPattern } from './host-syntax';
+import { hostAllowed, hostParser, parseHost, parseHostPattern } from './host-syntax';
+
+describe('hostParser', () => {
+  it('answers as parseHost does, for values seen again and past what it remembers', () => {
+    const parse = hostParser();
+    const values = [
+      ...Array.from({ length: 300 }, (_, i) => `host-${i}.example.com:${1000 + i}`),
+      'evil.com/phish#',
+      '[::1]',
+      '127.1',
+    ];
+    for (const round of [1, 2]) {
+      for (const value of values) expect([round, parse(value)]).toEqual([round, parseHost(value)]);
+    }
+  });
+});
 
 describe('parseHost', () => {
   it.each([

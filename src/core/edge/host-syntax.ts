@@ -47,6 +47,26 @@ export function parseHost(value: string): ParsedHost | undefined {
   };
 }
 
+/** How many host values a parser made by `hostParser` remembers before it starts over. */
+const REMEMBERED_HOSTS = 256;
+
+/**
+ * parseHost, remembering its answers: a server sees the same few Host values over and over, and
+ * reading one costs more than looking it up. Bounded, since a client may send any value.
+ */
+export function hostParser(): (value: string) => ParsedHost | undefined {
+  const known = new Map<string, ParsedHost | null>();
+  return (value) => {
+    let parsed = known.get(value);
+    if (parsed === undefined) {
+      if (known.size >= REMEMBERED_HOSTS) known.clear();
+      parsed = parseHost(value) ?? null;
+      known.set(value, parsed);
+    }
+    return parsed ?? undefined;
+  };
+}
+
 /** Reads one ALLOWED_HOSTS entry; undefined when it is not a host, `*.` followed by one. */
 export function parseHostPattern(value: string): HostPattern | undefined {
   const wildcard = value.startsWith('*.');

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import pino from 'pino';
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +12,12 @@ import { UpstreamBounds } from './upstream-bounds';
 /** Runs `call` as if serving the request `id` (what RequestObserver does for each request). */
 function servingRequest<T>(id: string, call: () => Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) =>
-    enterScope({} as FastifyRequest, { id }, () => void call().then(resolve, reject)),
+    enterScope(
+      {} as FastifyRequest,
+      pino({ enabled: false }),
+      { id },
+      () => void call().then(resolve, reject),
+    ),
   );
 }
 

@@ -16,7 +16,7 @@ export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 /**
  * nestjs-pino's `Logger` (installed as Nest's logger by setupApp) and `PinoLogger`, writing
  * through the root logger; while a request is served, through the child RequestObserver binds to
- * its id (see request-logger.ts). LoggerModule is not imported: its only other work is a Nest
+ * its id (see observability/request-scope.ts). LoggerModule is not imported: its only other work is a Nest
  * middleware (pino-http) binding that child, which costs every request tens of microseconds
  * through Nest's middleware layer for what one hook does.
  */

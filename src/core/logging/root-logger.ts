@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { LogLevel } from '../../config/observability.config';
+import { isoTime } from './iso-time';
 import { redactUrls } from './url-redaction';
 
 /** Where log lines go: stdout in production; tests provide their own stream. */
@@ -45,7 +46,7 @@ export async function createRootLogger({
 }: RootLoggerOptions): Promise<Logger> {
   const options: LoggerOptions = {
     level,
-    timestamp: pino.stdTimeFunctions.isoTime,
+    timestamp: isoTime,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     hooks: { streamWrite: redactUrls },
   };

@@ -5,7 +5,6 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { ActionRegistry } from '../action.registry';
 import { ROOT_LOGGER } from '../logging/logging.providers';
-import { withRequestLogger } from '../logging/request-logger';
 import { ActionMetrics, type RouteMetrics } from '../metrics/action-metrics';
 import { endRequestSpan, startRequestSpan, withinSpan } from '../tracing/request-span';
 import { isTracingActive } from '../tracing/tracing-state';
@@ -81,8 +80,7 @@ export class RequestObserver {
     this.metrics.requestStarted();
     // `close` comes once for every response, answered or abandoned; onResponse misses the latter.
     reply.raw.once('close', () => this.end(req, reply, scope));
-    const serve = (): void =>
-      withRequestLogger(this.logger, scope.id, () => enterScope(req, scope, done));
+    const serve = (): void => enterScope(req, this.logger, scope, done);
     if (!tracing) return serve();
     const { span, context } = startRequestSpan(req);
     scope.span = span;

@@ -1,6 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Span } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
+import { type Store, storage } from 'nestjs-pino/storage';
+import type { Logger } from 'pino';
 
 /** What the service knows of the request being served, wherever it is in the call chain. */
 export interface RequestScope {
@@ -12,19 +13,53 @@ export interface RequestScope {
   errorCode?: string;
 }
 
-const storage = new AsyncLocalStorage<RequestScope>();
+/**
+ * nestjs-pino's per-request store (its `Logger` writes through `logger`, so every line Nest's
+ * `Logger` writes while a request is served carries `reqId`), holding the request's scope too:
+ * one AsyncLocalStorage run per request serves both. The child logger is made by the first line
+ * the request logs, since most requests log nothing but their access line, which the observer
+ * writes with the id itself.
+ */
+class ScopeStore implements Store {
+  responseLogger?: Logger;
+  private child?: Logger;
+
+  constructor(
+    private readonly root: Logger,
+    readonly scope: RequestScope,
+  ) {}
+
+  get logger(): Logger {
+    return (this.child ??= this.root.child({ reqId: this.scope.id }));
+  }
+
+  /** nestjs-pino's `PinoLogger.assign` replaces it with a child carrying more fields. */
+  set logger(logger: Logger) {
+    this.child = logger;
+  }
+}
+
 const scopes = new WeakMap<FastifyRequest, RequestScope>();
 
 /** The id of the request being served, if any: UpstreamBounds sends it as x-request-id. */
-export const currentRequestId = (): string | undefined => storage.getStore()?.id;
+export const currentRequestId = (): string | undefined => {
+  const store = storage.getStore();
+  return store instanceof ScopeStore ? store.scope.id : undefined;
+};
 
 /**
- * Runs the rest of the request's hooks, and its handler, within a new scope. Fastify runs the
- * handler in the context its hooks ran in, even when the body arrived in later packets.
+ * Runs the rest of the request's hooks, and its handler, within its scope, logging through
+ * `root`. Fastify runs the handler in the context its hooks ran in, even when the body arrived
+ * in later packets.
  */
-export function enterScope(req: FastifyRequest, scope: RequestScope, next: () => void): void {
+export function enterScope(
+  req: FastifyRequest,
+  root: Logger,
+  scope: RequestScope,
+  next: () => void,
+): void {
   scopes.set(req, scope);
-  storage.run(scope, next);
+  storage.run(new ScopeStore(root, scope), next);
 }
 
 /** The error code the access line and the request's span report (set by the exception filter). */
