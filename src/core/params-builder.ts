@@ -4,6 +4,10 @@ import { getDeclaredParams } from './action-param.decorator';
 import { changesFixedValue, convertParam } from './param-conversion';
 import { invalidParams, type ParamProblem } from './action.exception';
 import type { ActionRequest } from './action-request';
+import { cacheValidationRules } from './params/validation-rules.cache';
+
+// Every request validates: class-validator's per-call search for a class's rules is kept instead.
+cacheValidationRules();
 
 /**
  * Converts and validates an action's parameters with the rules its params class declares.
