@@ -20,17 +20,30 @@ export interface Running {
   target: Target;
 }
 
-/** Starts a server; booted once its target answers 200 (so send-token is checked before load). */
-export async function startServer(spec: ServerSpec, port: number): Promise<Running> {
+/**
+ * Starts a server; booted once its target answers 200 (so send-token is checked before load).
+ * `under`: a command to run it under instead of pinning it (valgrind), with its own environment.
+ */
+export async function startServer(
+  spec: ServerSpec,
+  port: number,
+  under?: { command: string[]; nodeOptions: string[]; env: Record<string, string> },
+): Promise<Running> {
   const target = spec.target ?? CALCULATOR;
   const url = `http://127.0.0.1:${port}${target.path}`;
   const started = performance.now();
-  const [command, args] = pinned(0, spec.args);
+  const [command, args] = under
+    ? [
+        under.command[0],
+        [...under.command.slice(1), process.execPath, ...under.nodeOptions, ...spec.args],
+      ]
+    : pinned(0, spec.args);
   const child = spawn(command, args, {
     // Metrics on (as in production) on a port of each server's own: two may run at once.
     env: {
       ...process.env,
       ...spec.env,
+      ...under?.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       METRICS_PORT: String(port + 1),
@@ -38,7 +51,8 @@ export async function startServer(spec: ServerSpec, port: number): Promise<Runni
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   let last = 'no answer';
-  for (let attempt = 0; attempt < 6000; attempt++) {
+  // A minute, or five under valgrind, which runs the boot some fifty times slower.
+  for (let attempt = 0; attempt < (under ? 30_000 : 6000); attempt++) {
     if (child.exitCode !== null) throw new Error(`${spec.name} exited with ${child.exitCode}`);
     const status = await fetch(url, { method: 'POST', headers: target.headers, body: target.body })
       .then(async (r) => (r.status === 200 ? 200 : `${r.status} ${await r.text()}`))

@@ -5,6 +5,7 @@
  * (A B, B A, A B…), each round starting the server afresh and taking `--runs` loads after a
  * warm-up: rounds × runs figures a side. A change is shown when the sides' figures separate
  * (Mann–Whitney, one-sided p < 0.05), not when one median happens to be higher.
+ * `--instructions` counts instructions per request under callgrind instead (bench.instructions.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compileEntries } from './bench.entries';
 import { runLoad, SERVERS, type ServerSpec, startServer, stopServer } from './bench.servers';
+import { instructionsPerRequest } from './bench.instructions';
 import { mannWhitney, median } from './bench.stats';
 
 const { values, positionals } = parseArgs({
@@ -23,6 +25,7 @@ const { values, positionals } = parseArgs({
     duration: { type: 'string', default: '8' },
     warmup: { type: 'string', default: '5' },
     row: { type: 'string', default: 'memory' },
+    instructions: { type: 'boolean', default: false },
   },
 });
 const [rounds, runs, duration, warmup] = [
@@ -102,6 +105,7 @@ async function main(): Promise<void> {
   };
   const b: Side = { label: 'B working tree', spec: row!, rps: [], cpuUs: [] };
   try {
+    if (values.instructions) return await compareInstructions(a, b);
     for (let round = 0; round < rounds; round++) {
       for (const side of round % 2 === 0 ? [a, b] : [b, a]) await measure(side);
     }
@@ -118,6 +122,33 @@ async function main(): Promise<void> {
       `A ${median(a.cpuUs).toFixed(0)} µs, B ${median(b.cpuUs).toFixed(0)} µs (${cpu >= 0 ? '+' : ''}${cpu.toFixed(1)} %)`,
   );
   console.log(p < 0.05 && gain > 0 ? 'B is faster: shown' : 'not shown: keep A');
+}
+
+/**
+ * `--instructions`: both sides under callgrind at once (a count does not depend on what else
+ * runs), `--rounds` times. Shown when every count of B is below every count of A.
+ */
+async function compareInstructions(a: Side, b: Side): Promise<void> {
+  const counts: [number[], number[]] = [[], []];
+  for (let round = 0; round < rounds; round++) {
+    const [ca, cb] = await Promise.all([
+      instructionsPerRequest(a.spec, PORT),
+      instructionsPerRequest(b.spec, PORT + 20),
+    ]);
+    counts[0].push(ca);
+    counts[1].push(cb);
+    console.log(
+      `round ${round + 1}: A ${Math.round(ca)}, B ${Math.round(cb)} instructions/request`,
+    );
+  }
+  const change = (median(counts[1]) / median(counts[0]) - 1) * 100;
+  console.log(
+    `\n${row!.name}: instructions per request A ${Math.round(median(counts[0]))}, ` +
+      `B ${Math.round(median(counts[1]))} (${change >= 0 ? '+' : ''}${change.toFixed(1)} %)`,
+  );
+  console.log(
+    Math.max(...counts[1]) < Math.min(...counts[0]) ? 'B runs fewer: shown' : 'not shown: keep A',
+  );
 }
 
 main().catch((error: unknown) => {
