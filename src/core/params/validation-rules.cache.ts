@@ -26,20 +26,11 @@ export function cacheValidationRules(storage: MetadataStorage = getMetadataStora
     rules = new Map();
     grouped = new WeakMap();
   };
+  // The only way a rule is added: addValidationSchema adds each of its rules through it too.
   const addRule = storage.addValidationMetadata.bind(storage);
-  const addConstraint = storage.addConstraintMetadata.bind(storage);
-  const addSchema = storage.addValidationSchema.bind(storage);
   storage.addValidationMetadata = (metadata): void => {
     forget();
     addRule(metadata);
-  };
-  storage.addConstraintMetadata = (metadata): void => {
-    forget();
-    addConstraint(metadata);
-  };
-  storage.addValidationSchema = (schema): void => {
-    forget();
-    addSchema(schema);
   };
 
   const find = storage.getTargetValidationMetadatas.bind(storage);
