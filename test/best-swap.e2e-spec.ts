@@ -1,18 +1,11 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import {
-  type Address,
-  decodeFunctionData,
-  getAddress,
-  type HDAccount,
-  maxUint256,
-  parseEventLogs,
-} from 'viem';
+import { type Address, decodeFunctionData, getAddress, type HDAccount, parseEventLogs } from 'viem';
 import { BestSwapModule } from '../src/actions/best-swap/best-swap.module';
 import { SWAP_EXACT_TOKENS_FOR_TOKENS } from '../src/actions/best-swap/uniswap-v2.abi';
 import { loadChainsConfig } from '../src/config/chains.config';
 import { describeActionConformance } from '../src/testing';
 import { createTestApp } from './app.factory';
-import { balanceOf, call, ERC20_ABI, UNISWAP_V2 } from './evm/contracts';
+import { balanceOf, UNISWAP_V2 } from './evm/contracts';
 import {
   type DexFixture,
   deployDexFixture,
@@ -21,7 +14,7 @@ import {
   writeChainFile,
 } from './evm/dex-fixture';
 import { type LocalChain, startLocalChain } from './evm/local-chain';
-import { closedRpcUrl, runAction, stalledRpc } from './evm/platform';
+import { approveThenRun, closedRpcUrl, runAction, stalledRpc } from './evm/platform';
 import { deserializeTransaction, signAndSend } from './evm/wallet';
 
 const FUJI = 43113;
@@ -69,15 +62,6 @@ describe('Best swap on a local EVM', () => {
     return parseEventLogs({ abi: UNISWAP_V2.pair.abi, logs, eventName: 'Swap' }).map((log) =>
       getAddress(log.address),
     );
-  }
-
-  async function approve(token: Address, spender: Address, owner = user): Promise<void> {
-    await call(chain, chain.wallet(owner), {
-      address: token,
-      abi: ERC20_ABI,
-      functionName: 'approve',
-      args: [spender, maxUint256],
-    });
   }
 
   beforeAll(async () => {
@@ -156,12 +140,22 @@ describe('Best swap on a local EVM', () => {
     const expected = getAmountOut(amountIn, betaIn, betaOut);
     expect(expected).toBeGreaterThan(getAmountOut(amountIn, alphaIn, alphaOut));
 
-    const { status, body } = await runAction(
-      app,
-      PATH,
-      { tokenIn: 'WAVAX', tokenOut: 'USDC', amountIn: '1' },
-      wallet(),
-    );
+    const { approval, answer } = await approveThenRun(chain, user, app, PATH, {
+      tokenIn: 'WAVAX',
+      tokenOut: 'USDC',
+      amountIn: '1',
+    });
+    expect(approval.body.params).toEqual({
+      functionName: 'approve',
+      args: expect.objectContaining({
+        spender: getAddress(fixture.venues.beta.router),
+        amount: amountIn.toString(),
+        token: 'WAVAX',
+        step: 1,
+        steps: 2,
+      }),
+    });
+    const { status, body } = answer;
     expect(status).toBe(200);
     const args = (body.params as { args: SwapArgs }).args;
     expect(args.pool).toEqual(
@@ -183,7 +177,6 @@ describe('Best swap on a local EVM', () => {
       user.address,
     ]);
 
-    await approve(fixture.wrapped, args.pool.router);
     const usdcBefore = await balanceOf(chain, fixture.usdc, user.address);
     const wrappedBefore = await balanceOf(chain, fixture.wrapped, user.address);
     const { receipt } = await signAndSend(chain, user, body.serializedTransaction as string);
@@ -206,12 +199,13 @@ describe('Best swap on a local EVM', () => {
       fixture.wrapped,
     );
     const expected = getAmountOut(amountIn, alphaIn, alphaOut);
-    const { status, body } = await runAction(
-      jsonApp,
-      PATH,
-      { tokenIn: 'USDC', tokenOut: 'WAVAX', amountIn: '100', slippage: '1' },
-      wallet(),
-    );
+    const { answer } = await approveThenRun(chain, user, jsonApp, PATH, {
+      tokenIn: 'USDC',
+      tokenOut: 'WAVAX',
+      amountIn: '100',
+      slippage: '1',
+    });
+    const { status, body } = answer;
     expect(status).toBe(200);
     expect(body.serializedTransaction).toMatch(/^\{"type":"eip1559"/);
     const args = (body.params as { args: SwapArgs }).args;
@@ -223,7 +217,6 @@ describe('Best swap on a local EVM', () => {
     }).args[1];
     expect(amountOutMin).toBe((expected * 99n) / 100n);
 
-    await approve(fixture.usdc, args.pool.router);
     const before = await balanceOf(chain, fixture.wrapped, user.address);
     const { receipt } = await signAndSend(chain, user, body.serializedTransaction as string);
     expect(swappedPairs(receipt.logs)).toEqual([getAddress(fixture.pools.alphaWrappedUsdc)]);
@@ -232,21 +225,22 @@ describe('Best swap on a local EVM', () => {
     expect(received).toBeGreaterThanOrEqual(amountOutMin);
   });
 
-  it('with TX_FILL=estimate, refuses a swap that would revert and fills one that will not', async () => {
+  it('with TX_FILL=estimate, fills the approval and then the swap, each landing as filled', async () => {
     const trader = chain.accounts[2];
     await fundUser(chain, fixture, trader);
     const params = { tokenIn: 'USDC', tokenOut: 'WAVAX', amountIn: '10' };
     const headers = { 'x-wallet-address': trader.address };
-    const refused = await runAction(estimateApp, PATH, params, headers);
-    expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({
-      error: expect.stringMatching(
-        /^The transaction would fail on Local Fuji: .*TRANSFER_FROM_FAILED/,
-      ),
-      code: 'TRANSACTION_WOULD_FAIL',
+    const first = await runAction(estimateApp, PATH, params, headers);
+    expect(first.status).toBe(200);
+    expect((first.body.params as { functionName: string }).functionName).toBe('approve');
+    const approval = deserializeTransaction(first.body.serializedTransaction as string);
+    expect(approval.gas).toBeGreaterThan(21_000n);
+    expect(approval.nonce).toBe(await chain.publicClient.getTransactionCount(trader));
+    const approved = await signAndSend(chain, trader, first.body.serializedTransaction as string, {
+      keepFilled: true,
     });
+    expect(approved.receipt.status).toBe('success');
 
-    await approve(fixture.usdc, fixture.venues.alpha.router, trader);
     const { status, body } = await runAction(estimateApp, PATH, params, headers);
     expect(status).toBe(200);
     const tx = deserializeTransaction(body.serializedTransaction as string);
@@ -332,11 +326,11 @@ describe('Best swap on a local EVM', () => {
       ],
       [
         'an unknown token',
-        swap({ tokenOut: 'AVAX' }),
+        swap({ tokenOut: 'DAI' }),
         (user) => user,
         400,
         'VALIDATION_ERROR',
-        'tokenOut must be one of: WAVAX, USDC, USDT',
+        'tokenOut must be one of: AVAX, WAVAX, USDC, USDT',
       ],
       [
         'an undeclared chain',

@@ -266,10 +266,10 @@ describe('Send token on a local EVM', () => {
       expect(answer).toEqual({ status, body: { error: expect.stringMatching(error), code } });
     });
 
-    it('a node that is down: 500 without its URL', async () => {
+    it('a node that is down: 503 without its URL (the transaction cannot be checked)', async () => {
       const answer = await runAction(downApp, PATH, valid(), wallet());
       expect(answer).toEqual({
-        status: 500,
+        status: 503,
         body: {
           error: 'The RPC node of Local Fuji (chain 43113) could not be reached',
           code: 'RPC_ERROR',

@@ -215,17 +215,21 @@ describe('loadChainsConfig', () => {
 });
 
 describe('loadTransactionConfig', () => {
-  it('defaults to unsigned RLP with nothing filled, and reads both switches', () => {
-    expect(loadTransactionConfig({})).toEqual({ serialization: 'rlp', fill: 'none' });
-    expect(loadTransactionConfig({ TX_SERIALIZATION: 'json', TX_FILL: 'estimate' })).toEqual({
-      serialization: 'json',
-      fill: 'estimate',
+  it('defaults to unsigned RLP with nothing filled and simulation on, and reads the switches', () => {
+    expect(loadTransactionConfig({})).toEqual({
+      serialization: 'rlp',
+      fill: 'none',
+      simulate: true,
     });
+    expect(
+      loadTransactionConfig({ TX_SERIALIZATION: 'json', TX_FILL: 'estimate', TX_SIMULATE: 'off' }),
+    ).toEqual({ serialization: 'json', fill: 'estimate', simulate: false });
   });
 
   it.each([
     ['TX_SERIALIZATION', 'hex'],
     ['TX_FILL', 'always'],
+    ['TX_SIMULATE', 'false'],
   ])('refuses %s=%s, naming it', (name, value) => {
     expect(() => loadTransactionConfig({ [name]: value })).toThrow(`${name}="${value}"`);
   });

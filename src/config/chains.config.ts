@@ -28,6 +28,14 @@ class TransactionEnv {
   @IsOptional()
   @IsIn(['none', 'estimate'])
   TX_FILL = 'none';
+
+  /**
+   * `on`: every transaction is checked against the chain as its signer would send it before it is
+   * answered; `off` answers unchecked (a debugging switch, never a production setting).
+   */
+  @IsOptional()
+  @IsIn(['on', 'off'])
+  TX_SIMULATE = 'on';
 }
 
 export interface TokenInfo {
@@ -78,6 +86,8 @@ export interface ChainsConfig {
 export interface TransactionConfig {
   serialization: 'rlp' | 'json';
   fill: 'none' | 'estimate';
+  /** TX_SIMULATE=on: a transaction that would revert is refused, not answered. */
+  simulate: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -129,6 +139,7 @@ export function loadTransactionConfig(env: Env): TransactionConfig {
   return {
     serialization: vars.TX_SERIALIZATION as TransactionConfig['serialization'],
     fill: vars.TX_FILL as TransactionConfig['fill'],
+    simulate: vars.TX_SIMULATE === 'on',
   };
 }
 

@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { ActionException } from './action.exception';
 import { ActionRegistry } from './action.registry';
 import type { DynamicActionDataResponse, TransactionErrorBody } from './action.types';
 import { isClientAbort, mapError, type MappedError } from './error-mapping';
@@ -40,7 +41,9 @@ export class ActionExceptionFilter implements ExceptionFilter {
     this.report(thrown, mapped, req);
     // For the request's access line and span.
     noteErrorCode(req, mapped.code);
-    if (development && mapped.details !== undefined) mapped.error = mapped.details;
+    // An unexpected failure shows its own text in development; an action's refusal keeps its words.
+    const unexpected = !(thrown instanceof ActionException);
+    if (development && unexpected && mapped.details !== undefined) mapped.error = mapped.details;
     const declaration = this.registry.find(req.routeOptions?.url);
     const body =
       declaration && declaration.responseType !== 'data'
@@ -51,8 +54,8 @@ export class ActionExceptionFilter implements ExceptionFilter {
 
   /**
    * What the operators read: a client gone mid-request is a debug line; a refusal the code chose
-   * (an HttpException, such as readiness's 503) is one line without a stack; anything else is an
-   * error with its stack. Repeats of one failure are written once a minute, and the request's
+   * (an HttpException, such as readiness's 503) is one line without a stack, a debug line when it
+   * is the user's (a transaction that would revert); anything else is an error with its stack. Repeats of one failure are written once a minute, and the request's
    * URL and the failure's text, which may quote user input, are escaped and shortened.
    */
   private report(thrown: unknown, mapped: MappedError, req: FastifyRequest): void {
@@ -66,6 +69,7 @@ export class ActionExceptionFilter implements ExceptionFilter {
     const key = `${mapped.status} ${details}`;
     const line = `${where} failed: ${details}`;
     if (!(thrown instanceof HttpException)) this.logs.error(key, line, logStack(thrown));
+    else if (mapped.status < 500) this.logs.debug(key, line);
     else if (mapped.status === 503) this.logs.warn(key, line);
     else this.logs.error(key, line);
   }

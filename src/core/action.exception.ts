@@ -7,6 +7,8 @@ export interface ActionErrorOptions {
   data?: unknown;
   /** Stable code for transaction-mode bodies; defaults from the status. */
   code?: string;
+  /** What went wrong in a developer's terms: logged, and shown only in development. */
+  details?: string;
 }
 
 /** An error an action means to show its user: the filters render it in the action's mode. */

@@ -74,13 +74,14 @@ export function isClientAbort(
 export function mapError(thrown: unknown): MappedError {
   if (thrown instanceof ActionException) {
     const status = thrown.getStatus();
-    const { message, data, code } = thrown.details;
+    const { message, data, code, details } = thrown.details;
     return {
       status,
       error: thrown.error,
       message: message ?? thrown.error,
       data,
       code: code ?? codeFor(status),
+      ...(details !== undefined && { details }),
     };
   }
   if (thrown instanceof HttpException && thrown.getStatus() < 500) {

@@ -100,6 +100,17 @@ export async function deployDexFixture(chain: LocalChain): Promise<DexFixture> {
       args: [wrapped, usdc, amounts.wrapped, amounts.usdc, 0n, 0n, deployer.address, deadline],
     });
   }
+  // The deployer is the samples' user: it keeps no allowance, as a fresh wallet has none.
+  for (const token of [wrapped, usdc]) {
+    for (const venue of [alpha, beta]) {
+      await call(chain, wallet, {
+        address: token,
+        abi: ERC20_ABI,
+        functionName: 'approve',
+        args: [venue.router, 0n],
+      });
+    }
+  }
   await call(chain, wallet, {
     address: alpha.factory,
     abi: UNISWAP_V2.factory.abi,

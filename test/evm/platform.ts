@@ -1,6 +1,9 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { HDAccount } from 'viem';
+import type { LocalChain } from './local-chain';
+import { signAndSend } from './wallet';
 
 export interface ActionAnswer {
   status: number;
@@ -48,4 +51,36 @@ export async function stalledRpc(): Promise<{ url: string; stop: () => Promise<v
         server.close(() => resolve());
       }),
   };
+}
+
+/** What the service answered for an action that needed an approval first, and then the action. */
+export interface ApprovedRun {
+  approval: ActionAnswer;
+  answer: ActionAnswer;
+}
+
+/**
+ * A wallet that never approved: the first answer must be the approval (step 1 of 2), which the
+ * wallet signs and lands; then the same request answers the action itself.
+ */
+export async function approveThenRun(
+  chain: LocalChain,
+  account: HDAccount,
+  app: NestFastifyApplication,
+  path: string,
+  params: Record<string, string>,
+): Promise<ApprovedRun> {
+  const headers = { 'x-wallet-address': account.address };
+  const approval = await runAction(app, path, params, headers);
+  const shown = approval.body.params as { functionName?: string; args?: { step?: number } };
+  if (approval.status !== 200 || shown?.functionName !== 'approve' || shown.args?.step !== 1) {
+    throw new Error(`Expected the approval first, got ${JSON.stringify(approval)}`);
+  }
+  const { receipt } = await signAndSend(
+    chain,
+    account,
+    approval.body.serializedTransaction as string,
+  );
+  if (receipt.status !== 'success') throw new Error('The approval did not land');
+  return { approval, answer: await runAction(app, path, params, headers) };
 }

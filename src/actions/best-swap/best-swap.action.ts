@@ -3,8 +3,8 @@ import { ActionParam, defineAction, POSITIVE_DECIMAL_PATTERN } from '../../core'
 import { WALLET_MINI_APP } from '../mini-apps';
 
 const CHAINS = { source: 43113 };
-/** V2 routers swap ERC-20 tokens: the native coin is offered through its wrapped token. */
-const TOKENS = defaultTokenOptions([CHAINS.source], { native: false });
+/** The native coin too: the router wraps and unwraps it through the wrapped token's pools. */
+const TOKENS = defaultTokenOptions([CHAINS.source], { native: true });
 
 export class BestSwapParams {
   @ActionParam({ type: 'select', label: 'Sell', required: true, options: TOKENS })

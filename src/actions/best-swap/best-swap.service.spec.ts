@@ -86,7 +86,7 @@ function setup(reserves: Reserves): BestSwapService {
   rpc.reserves = reserves;
   return new BestSwapService(
     registry,
-    new TransactionBuilder(registry, loadTransactionConfig({}), rpc),
+    new TransactionBuilder(registry, loadTransactionConfig({ TX_SIMULATE: 'off' }), rpc),
     rpc,
   );
 }

@@ -18,15 +18,28 @@ import {
   TransactionBuilder,
 } from '../../core';
 import { bestSwapAction, type BestSwapParams } from './best-swap.action';
-import { PAIR_ABI, SWAP_EXACT_TOKENS_FOR_TOKENS } from './uniswap-v2.abi';
+import {
+  PAIR_ABI,
+  SWAP_EXACT_ETH_FOR_TOKENS,
+  SWAP_EXACT_TOKENS_FOR_ETH,
+  SWAP_EXACT_TOKENS_FOR_TOKENS,
+} from './uniswap-v2.abi';
 
 /** How long the signed swap stays valid: long enough to review and sign, short enough to be safe. */
 export const DEADLINE_SECONDS = 20 * 60;
 
+/** One side of a swap: the token as the user named it, and the ERC-20 its pools hold. */
+interface Side {
+  token: TokenInfo;
+  pooled: TokenInfo & { address: Address };
+}
+
 /**
  * Quotes every configured V2-style pool of the pair from its reserves (one JSON-RPC batch), picks
- * the one that returns the most and builds `swapExactTokensForTokens` through that pool's router,
- * with `amountOutMin` from the slippage, the user as recipient and a deadline.
+ * the one that returns the most and builds the router's swap through that pool, with
+ * `amountOutMin` from the slippage, the user as recipient and a deadline. The native coin is
+ * swapped through its wrapped token (`W` + its symbol); the router's allowance is the kit's to
+ * ask for (`spend`), so a wallet that never approved is answered the approval first.
  */
 @Injectable()
 export class BestSwapService {
@@ -44,17 +57,22 @@ export class BestSwapService {
   ): Promise<ExecutionResponse> {
     const user = context.userAddress;
     const chain = this.chains.forRequest(bestSwapAction, context);
-    const tokenIn = this.erc20(chain, params.tokenIn, 'tokenIn');
-    const tokenOut = this.erc20(chain, params.tokenOut, 'tokenOut');
+    const sideIn = this.side(chain, params.tokenIn, 'tokenIn');
+    const sideOut = this.side(chain, params.tokenOut, 'tokenOut');
+    const [tokenIn, tokenOut] = [sideIn.pooled, sideOut.pooled];
     if (tokenIn.symbol === tokenOut.symbol) {
+      const same =
+        params.tokenIn === params.tokenOut
+          ? params.tokenIn
+          : `${chain.native.symbol} is swapped as ${tokenIn.symbol}`;
       throw new ActionException(
         HttpStatus.BAD_REQUEST,
-        `tokenIn and tokenOut are the same token (${tokenIn.symbol})`,
+        `tokenIn and tokenOut are the same token (${same})`,
         { data: { invalidParams: ['tokenOut'] }, code: 'VALIDATION_ERROR' },
       );
     }
-    const amountIn = toBaseUnits(params.amountIn, { param: 'amountIn', ...tokenIn });
-    const pair = `${tokenIn.symbol}/${tokenOut.symbol}`;
+    const amountIn = toBaseUnits(params.amountIn, { param: 'amountIn', ...sideIn.token });
+    const pair = `${params.tokenIn}/${params.tokenOut}`;
     const pools = chain.pools.filter(
       (p) => p.tokens.includes(tokenIn.symbol) && p.tokens.includes(tokenOut.symbol),
     );
@@ -72,7 +90,7 @@ export class BestSwapService {
     if (best.amountOut === 0n) {
       throw new ActionException(
         HttpStatus.BAD_REQUEST,
-        `amountIn is too small: ${params.amountIn} ${tokenIn.symbol} buys 0 ${tokenOut.symbol} in every pool`,
+        `amountIn is too small: ${params.amountIn} ${params.tokenIn} buys 0 ${params.tokenOut} in every pool`,
         { data: { invalidParams: ['amountIn'] }, code: 'ZERO_OUTPUT' },
       );
     }
@@ -80,42 +98,52 @@ export class BestSwapService {
     const amountOutMin = (best.amountOut * (10_000n - slippageBps)) / 10_000n;
     const deadline = BigInt(Math.floor(Date.now() / 1000) + DEADLINE_SECONDS);
     const { pool } = best;
+    const path = [tokenIn.address, tokenOut.address];
+    const summary = `Swap ${fromBaseUnits(amountIn, tokenIn.decimals)} ${params.tokenIn} for at least ${fromBaseUnits(amountOutMin, tokenOut.decimals)} ${params.tokenOut} (quote ${fromBaseUnits(best.amountOut, tokenOut.decimals)}) via ${pool.name}`;
+    const display = {
+      args: {
+        pool: { name: pool.name, address: pool.address, router: pool.router, feeBps: pool.feeBps },
+        expectedAmountOut: best.amountOut,
+        summary,
+        quotes: quotes.map((q) => ({ pool: q.pool.name, amountOut: q.amountOut })),
+      },
+    };
+    const common = { chainId: chain.chainId, to: pool.router, display };
+    if (sideIn.token.native) {
+      return this.builder.build(
+        {
+          ...common,
+          value: amountIn,
+          call: { abi: SWAP_EXACT_ETH_FOR_TOKENS, args: [amountOutMin, path, user, deadline] },
+        },
+        context,
+      );
+    }
+    const abi = sideOut.token.native ? SWAP_EXACT_TOKENS_FOR_ETH : SWAP_EXACT_TOKENS_FOR_TOKENS;
     return this.builder.build(
       {
-        chainId: chain.chainId,
-        to: pool.router,
-        call: {
-          abi: SWAP_EXACT_TOKENS_FOR_TOKENS,
-          args: [amountIn, amountOutMin, [tokenIn.address, tokenOut.address], user, deadline],
-        },
-        display: {
-          args: {
-            pool: {
-              name: pool.name,
-              address: pool.address,
-              router: pool.router,
-              feeBps: pool.feeBps,
-            },
-            expectedAmountOut: best.amountOut,
-            summary: `Swap ${fromBaseUnits(amountIn, tokenIn.decimals)} ${tokenIn.symbol} for at least ${fromBaseUnits(amountOutMin, tokenOut.decimals)} ${tokenOut.symbol} (quote ${fromBaseUnits(best.amountOut, tokenOut.decimals)}) via ${pool.name}`,
-            quotes: quotes.map((q) => ({ pool: q.pool.name, amountOut: q.amountOut })),
-          },
-        },
+        ...common,
+        call: { abi, args: [amountIn, amountOutMin, path, user, deadline] },
+        spend: { token: tokenIn, amount: amountIn, spender: pool.router },
       },
       context,
     );
   }
 
-  private erc20(chain: ChainInfo, symbol: string, param: string): TokenInfo & { address: Address } {
+  /** The token a user named and the ERC-20 the pools hold for it: the wrapped coin for the native. */
+  private side(chain: ChainInfo, symbol: string, param: string): Side {
     const token = this.chains.token(chain, symbol, param);
-    if (token.native || !token.address) {
+    if (!token.native && token.address)
+      return { token, pooled: { ...token, address: token.address } };
+    const wrapped = chain.tokens.get(`W${token.symbol}`);
+    if (!wrapped?.address) {
       throw new ActionException(
         HttpStatus.BAD_REQUEST,
-        `${param} ${symbol} is the native coin; V2 pools hold its wrapped token`,
+        `${param} ${symbol} cannot be swapped on ${chain.name}: no W${token.symbol} is configured`,
         { data: { invalidParams: [param] }, code: 'VALIDATION_ERROR' },
       );
     }
-    return { ...token, address: token.address };
+    return { token, pooled: { ...wrapped, address: wrapped.address } };
   }
 
   /**

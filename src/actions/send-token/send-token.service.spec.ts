@@ -16,7 +16,7 @@ function service(): SendTokenService {
   const { registry, rpc } = chainsUnderTest();
   return new SendTokenService(
     registry,
-    new TransactionBuilder(registry, loadTransactionConfig({}), rpc),
+    new TransactionBuilder(registry, loadTransactionConfig({ TX_SIMULATE: 'off' }), rpc),
   );
 }
 

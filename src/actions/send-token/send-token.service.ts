@@ -10,7 +10,10 @@ import {
 import { ERC20_TRANSFER } from './erc20.abi';
 import { sendTokenAction, type SendTokenParams } from './send-token.action';
 
-/** Native coin: a plain value transfer; ERC-20: `transfer(recipient, amount)` on the token. */
+/**
+ * Native coin: a plain value transfer; ERC-20: `transfer(recipient, amount)` on the token. The kit
+ * checks either lands (balance, gas, the token's own rules) before answering.
+ */
 @Injectable()
 export class SendTokenService {
   constructor(
@@ -43,6 +46,7 @@ export class SendTokenService {
         ...common,
         to: token.address,
         call: { abi: ERC20_TRANSFER, args: [recipient, units] },
+        spend: { token: { ...token, address: token.address }, amount: units },
         display: { args: shown },
       },
       context,

@@ -144,10 +144,16 @@ export class ChainRpc {
   }
 
   /**
-   * A 500 for a node that failed us; the log says what was asked and how it failed. A call the
-   * bounds refused (host saturated or its circuit open) stays the 503 it is.
+   * A 500 for a node that failed us (a 503 where the caller says the answer waits on the node,
+   * as a transaction's simulation does); the log says what was asked and how it failed. A call
+   * the bounds refused (host saturated or its circuit open) stays the 503 it is.
    */
-  failure(chain: ChainInfo, what: string, error: unknown): ActionException {
+  failure(
+    chain: ChainInfo,
+    what: string,
+    error: unknown,
+    status: HttpStatus = HttpStatus.INTERNAL_SERVER_ERROR,
+  ): ActionException {
     const refusal = findRefusal(error);
     if (refusal) return refusal;
     const kind = rpcFailureKind(error);
@@ -159,7 +165,7 @@ export class ChainRpc {
       `${what} on chain ${chain.chainId} failed (${kind}): ${logText(withoutUrls(cause))}`,
     );
     return new ActionException(
-      HttpStatus.INTERNAL_SERVER_ERROR,
+      status,
       `The RPC node of ${chain.name} (chain ${chain.chainId}) ${phrase}`,
       {
         message: 'The blockchain node is not answering, please try again later',

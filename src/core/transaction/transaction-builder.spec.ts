@@ -45,7 +45,12 @@ function builder(config: Partial<TransactionConfig> = {}): {
   rpc: FakeRpc;
 } {
   const { registry, rpc } = chainsUnderTest({}, FakeRpc);
-  const full: TransactionConfig = { serialization: 'rlp', fill: 'none', ...config };
+  const full: TransactionConfig = {
+    serialization: 'rlp',
+    fill: 'none',
+    simulate: false,
+    ...config,
+  };
   return { builder: new TransactionBuilder(registry, full, rpc), rpc };
 }
 

@@ -1,5 +1,5 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import { type AbiFunction, type Address, encodeFunctionData, type Hex } from 'viem';
+import { type Abi, type AbiFunction, type Address, encodeFunctionData, type Hex } from 'viem';
 import { ChainRegistry } from '../../chains/chain-registry';
 import {
   type ChainInfo,
@@ -10,6 +10,8 @@ import { ActionException } from '../action.exception';
 import type { CrossChainInfo, ExecutionResponse, RequestContext } from '../action.types';
 import { ChainRpc } from './chain-rpc';
 import { RpcAnswerError } from './rpc-answers';
+import { approvalStep, checkSpend } from './approval-step';
+import { type Erc20Spend, TransactionSimulator } from './transaction-simulator';
 import { displayValue, serializeUnsigned, type UnsignedTransaction } from './tx-serialization';
 
 /** A contract call: its ABI fragment (published as `abi`) and its arguments in order. */
@@ -35,6 +37,13 @@ export interface TransactionSpec {
   display?: { functionName?: string; args?: Record<string, unknown> };
   /** Details of a cross-chain transaction; the kit fills `destinationChainId` when left out. */
   crossChain?: CrossChainSpec;
+  /**
+   * The ERC-20 the transaction takes from its signer: the balance is checked before answering
+   * and, with a `spender`, the allowance, answering the exact approval first while it is short.
+   */
+  spend?: Erc20Spend;
+  /** The called contract's custom errors, so its reverts are explained in words. */
+  errors?: Abi;
 }
 
 /** The platform's `crossChain` block as a service writes it: amounts may be bigints. */
@@ -50,17 +59,22 @@ export interface CrossChainSpec {
 const GAS_MARGIN_PERCENT = 20n;
 
 /**
- * Builds every transaction-mode answer: encodes the call, fills nonce, gas and fees when
- * TX_FILL=estimate, and serializes as TX_SERIALIZATION says. Which chain a request runs on is
+ * Builds every transaction-mode answer: encodes the call, checks it lands as the user would send
+ * it (TransactionSimulator; the approval comes first when an allowance is short), fills nonce,
+ * gas and fees when TX_FILL=estimate, and serializes as TX_SERIALIZATION says. Which chain a request runs on is
  * the ChainRegistry's answer (`forRequest`).
  */
 @Injectable()
 export class TransactionBuilder {
+  private readonly simulator: TransactionSimulator;
+
   constructor(
     private readonly chains: ChainRegistry,
     @Inject(TRANSACTION_CONFIG) private readonly config: TransactionConfig,
     private readonly rpc: ChainRpc,
-  ) {}
+  ) {
+    this.simulator = new TransactionSimulator(rpc);
+  }
 
   /**
    * `context` is the request's (`@ActionContext()`): the transaction is the acting user's unless
@@ -69,19 +83,35 @@ export class TransactionBuilder {
   async build(spec: TransactionSpec, context: RequestContext): Promise<ExecutionResponse> {
     const chain = this.chains.get(spec.chainId);
     if (!chain) throw builderMisuse(`chain ${spec.chainId} is not configured`);
+    if (spec.spend) {
+      const problem = checkSpend(spec.spend);
+      if (problem) throw builderMisuse(problem);
+    }
+    const from = spec.from ?? context.userAddress;
+    const tx = unsigned(spec);
+    if (this.config.simulate) {
+      if (!from) throw signerNeeded();
+      const { spend, errors } = spec;
+      const verdict = await this.simulator.check({ chain, tx, from, spend, errors });
+      if (verdict.kind === 'approve' && spend) {
+        return this.answer(chain, approvalStep(spec, spend, verdict), from);
+      }
+    }
+    return this.answer(chain, spec, from, tx);
+  }
+
+  /** Fills (TX_FILL=estimate), serializes and describes a transaction the checks let through. */
+  private async answer(
+    chain: ChainInfo,
+    spec: TransactionSpec,
+    from: Address | undefined,
+    built: UnsignedTransaction = unsigned(spec),
+  ): Promise<ExecutionResponse> {
     const { call } = spec;
-    let tx: UnsignedTransaction = {
-      chainId: spec.chainId,
-      to: spec.to,
-      data: call ? encodeCall(call) : spec.data,
-      value: spec.value,
-      nonce: spec.nonce,
-      gas: spec.gas,
-      maxFeePerGas: spec.maxFeePerGas,
-      maxPriorityFeePerGas: spec.maxPriorityFeePerGas,
-    };
-    if (this.config.fill === 'estimate')
-      tx = { ...tx, ...(await this.estimate(chain, tx, spec.from ?? context.userAddress)) };
+    const tx =
+      this.config.fill === 'estimate'
+        ? { ...built, ...(await this.estimate(chain, built, from)) }
+        : built;
     const args = call
       ? Object.fromEntries(
           call.abi.inputs.map((input, i) => [input.name || `arg${i}`, call.args[i]]),
@@ -145,6 +175,30 @@ function builderMisuse(cause: string): ActionException {
       code: 'BUILDER_MISUSE',
     },
   );
+}
+
+/** The acting user's address is what the transaction is checked as: without it, nothing to check. */
+function signerNeeded(): ActionException {
+  return new ActionException(
+    HttpStatus.BAD_REQUEST,
+    'x-user-address header is required: the transaction is checked as its signer would send it',
+    { data: { invalidParams: ['x-user-address'] }, code: 'VALIDATION_ERROR' },
+  );
+}
+
+/** The transaction a spec describes, before any filling. */
+function unsigned(spec: TransactionSpec): UnsignedTransaction {
+  const { call } = spec;
+  return {
+    chainId: spec.chainId,
+    to: spec.to,
+    data: call ? encodeCall(call) : spec.data,
+    value: spec.value,
+    nonce: spec.nonce,
+    gas: spec.gas,
+    maxFeePerGas: spec.maxFeePerGas,
+    maxPriorityFeePerGas: spec.maxPriorityFeePerGas,
+  };
 }
 
 function encodeCall(call: ContractCall): Hex {
