@@ -41,6 +41,8 @@ describe('The platform calling the service (its two SDK builds, on the wire)', (
   beforeAll(async () => {
     app = await createTestApp({
       actions: [CalculatorModule, SendTokenModule, CrossChainFixtureModule],
+      // What the platform sends and accepts, not what the chain says: no node to simulate on.
+      env: { TX_SIMULATE: 'off' },
     });
     await app.listen(0, '127.0.0.1');
     port = (app.getHttpServer().address() as AddressInfo).port;

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { compile, version } from 'solc';
 import { type Abi, type Address, parseAbi } from 'viem';
+import { ERC20_ERRORS } from '../../src/core/transaction/revert-reason';
 import { type Artifact, deploy } from './contracts';
 import type { LocalChain, LocalWallet } from './local-chain';
 
@@ -23,18 +24,11 @@ export interface FixtureTokenParams {
 }
 
 /**
- * OpenZeppelin 5's ERC-20 custom errors (interfaces/draft-IERC6093.sol): what an OzToken or
- * ZeroFirstToken reverts with, for viem's decodeErrorResult. `Error(string)` and `Panic(uint256)`
- * need no entry: viem decodes those without being told.
+ * OpenZeppelin 5's ERC-20 custom errors (interfaces/draft-IERC6093.sol), as the service decodes
+ * them: what an OzToken or ZeroFirstToken reverts with. `Error(string)` and `Panic(uint256)` need
+ * no entry: viem decodes those without being told.
  */
-export const OZ_ERC20_ERRORS_ABI = parseAbi([
-  'error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)',
-  'error ERC20InvalidSender(address sender)',
-  'error ERC20InvalidReceiver(address receiver)',
-  'error ERC20InsufficientAllowance(address spender, uint256 allowance, uint256 needed)',
-  'error ERC20InvalidApprover(address approver)',
-  'error ERC20InvalidSpender(address spender)',
-]);
+export const OZ_ERC20_ERRORS_ABI = ERC20_ERRORS;
 
 /**
  * The ERC-20 calls the fixtures are exercised with, which ERC20_ABI of ./contracts partly lacks
