@@ -6,6 +6,7 @@ import {
   describeActionConformance,
 } from '../src/testing';
 import { createTestApp } from './app.factory';
+import { type LocalChain, startLocalChain } from './evm/local-chain';
 import { ConformanceBrokenModule } from './fixtures/conformance-broken.fixture';
 import { ConformanceGoodModule } from './fixtures/conformance-good.fixture';
 
@@ -28,6 +29,11 @@ const BROKEN: [path: string, rules: ConformanceRule[], problem: RegExp][] = [
   ['/api/broken/other-chain-tx', ['valid-samples'], /serialized transaction is for chain 1\b/],
   ['/api/broken/forgot-data-mode', ['valid-samples'], /answered 500/],
   ['/api/broken/loose-tx', ['valid-samples'], /"success"[\s\S]*abi is not an array/],
+  [
+    '/api/broken/unfunded-tx',
+    ['sample-simulation'],
+    /^sample 1 .*: sends 1000000000000000000000000000000 wei; the sample user 0xf39F.* holds \d+$/m,
+  ],
 ];
 
 const rulesOf = (findings: ConformanceFinding[]): ConformanceRule[] =>
@@ -35,11 +41,20 @@ const rulesOf = (findings: ConformanceFinding[]): ConformanceRule[] =>
 
 describe('The conformance kit', () => {
   let app: NestFastifyApplication;
+  let chain: LocalChain;
 
   beforeAll(async () => {
-    app = await createTestApp({ actions: [ConformanceGoodModule, ConformanceBrokenModule] });
+    // The chain the fixtures declare, local: the kit runs their sample transactions on it.
+    chain = await startLocalChain({ chainId: 43113 });
+    app = await createTestApp({
+      actions: [ConformanceGoodModule, ConformanceBrokenModule],
+      env: { RPC_URL_43113: chain.rpcUrl },
+    });
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app?.close();
+    await chain?.stop();
+  });
 
   it.each(['/api/conformance/quote', '/api/conformance/pay', '/api/conformance/frame'])(
     'finds nothing wrong with %s, written by the rules',

@@ -22,7 +22,19 @@ export interface ModeTemplates {
   /** Imports and `it` blocks of the e2e spec beside the conformance kit. */
   e2eImports: string;
   e2eTests: string;
+  /** The e2e spec's app, and what else it starts and stops: an app of the action by default. */
+  e2eSetup?: { declare: string; start: string; stop: string };
 }
+
+const APP_SETUP = {
+  declare: '',
+  start: `  beforeAll(async () => {
+    app = await createTestApp();
+  });
+`,
+  stop: `  afterAll(() => app.close());
+`,
+};
 
 /** Every file of one action, by its path from the project root. */
 export function actionFiles(mode: ActionMode, input: TemplateInput): Record<string, string> {
@@ -82,6 +94,7 @@ export class ${pascal}Module {}
 }
 
 function e2eSpec({ kebab, title }: ActionNames, mode: ModeTemplates): string {
+  const setup = mode.e2eSetup ?? APP_SETUP;
   return `import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 ${mode.e2eImports}import { describeActionConformance } from '../src/testing';
 import { createTestApp, postJson } from './app.factory';
@@ -90,12 +103,8 @@ const PATH = '/api/${kebab}';
 
 describe('${title} action', () => {
   let app: NestFastifyApplication;
-
-  beforeAll(async () => {
-    app = await createTestApp();
-  });
-  afterAll(() => app.close());
-
+${setup.declare}
+${setup.start}${setup.stop}
   // Every contract rule, with the declaration's samples as the valid requests.
   describeActionConformance(() => app, PATH);
 ${mode.e2eTests}});

@@ -101,12 +101,15 @@ import { ${pascal}Service } from './${kebab}.service';
 const context: UserContext = { requestId: 'r', userAddress: '${USER}' };
 const RECIPIENT = '${RECIPIENT}';
 
-/** The service over the chains as the test configuration has them, TX_FILL unset: no RPC call. */
+/**
+ * The service over the chains as the test configuration has them, with no RPC call: the checks
+ * against the chain (TX_SIMULATE) are the e2e spec's, on a local chain.
+ */
 function service(): ${pascal}Service {
   const { registry, rpc } = chainsUnderTest();
   return new ${pascal}Service(
     registry,
-    new TransactionBuilder(registry, loadTransactionConfig({}), rpc),
+    new TransactionBuilder(registry, loadTransactionConfig({ TX_SIMULATE: 'off' }), rpc),
   );
 }
 
@@ -137,7 +140,22 @@ describe('${pascal}Service', () => {
     moduleImports: { names: 'TransactionModule', from: '../../core' },
     e2eImports: `import { parseTransaction } from 'viem';
 import type { ExecutionResponse } from '../src/core';
+import { type LocalChain, startLocalChain } from './evm/local-chain';
 `,
+    e2eSetup: {
+      declare: '  let chain: LocalChain;\n',
+      start: `  beforeAll(async () => {
+    // The declared chain, local: the kit checks every transaction lands before answering it.
+    chain = await startLocalChain({ chainId: 43113 });
+    app = await createTestApp({ env: { RPC_URL_43113: chain.rpcUrl } });
+  }, 60_000);
+`,
+      stop: `  afterAll(async () => {
+    await app?.close();
+    await chain?.stop();
+  });
+`,
+    },
     e2eTests: `
   it("builds the acting user's transfer of the amount to the recipient", async () => {
     const recipient = '${RECIPIENT}';

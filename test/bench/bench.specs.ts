@@ -21,6 +21,8 @@ export interface ServerSpec {
   connections?: number;
   /** Count non-2xx answers and errors instead of stopping the bench on them. */
   countErrors?: boolean;
+  /** Runs against the bench's local chain (started once, in its own process). */
+  needsChain?: boolean;
 }
 
 export const CALCULATOR: Target = {
@@ -29,7 +31,10 @@ export const CALCULATOR: Target = {
   headers: { 'content-type': 'application/json' },
 };
 
-/** send-token's first declared sample (native AVAX on Fuji): built locally, no RPC call. */
+/**
+ * send-token's first declared sample (native AVAX on Fuji): built locally, then checked with one
+ * JSON-RPC batch against the bench's local chain (BENCH_CHAIN_PORT), as every transaction is.
+ */
 export const SEND_TOKEN: Target = {
   path: '/api/send-token',
   body: JSON.stringify({
@@ -45,7 +50,10 @@ export const SEND_TOKEN: Target = {
   },
 };
 
-const TS = ['-r', 'ts-node/register/transpile-only'];
+export const TS = ['-r', 'ts-node/register/transpile-only'];
+/** Where the bench's local chain (test/evm/dev-chain.ts, as chain 43113) listens. */
+export const BENCH_CHAIN_PORT = 3215;
+const BENCH_CHAIN_URL = `http://127.0.0.1:${BENCH_CHAIN_PORT}`;
 const OUT_OF_REACH = { RATE_LIMIT_IP_MAX: '1000000000', RATE_LIMIT_USER_MAX: '1000000000' };
 const PRODUCTION = { NODE_ENV: 'production', ...OUT_OF_REACH };
 export const RATE_KEYS = 1_000_000;
@@ -62,10 +70,18 @@ export const SERVERS: ServerSpec[] = [
   },
   {
     id: 'send-token',
-    name: 'nest send-token (tx, no TX_FILL)',
+    name: 'nest send-token (tx, simulated)',
     args: ['dist/main.js'],
-    // TX_FILL's default, set in case the shell has another: built without asking the RPC node.
-    env: { ...PRODUCTION, TX_FILL: 'none' },
+    // TX_FILL's default, set in case the shell has another: the node is asked only to simulate.
+    env: { ...PRODUCTION, TX_FILL: 'none', RPC_URL_43113: BENCH_CHAIN_URL },
+    target: SEND_TOKEN,
+    needsChain: true,
+  },
+  {
+    id: 'send-token-unchecked',
+    name: 'nest send-token (tx, TX_SIMULATE=off)',
+    args: ['dist/main.js'],
+    env: { ...PRODUCTION, TX_FILL: 'none', TX_SIMULATE: 'off' },
     target: SEND_TOKEN,
   },
   {

@@ -6,7 +6,8 @@
  * Options: --rounds 3 --duration 10 --warmup 3 --sustain 60 (0 skips the decay run),
  * --only memory,fastify (row ids: see bench.specs.ts), --no-build.
  */
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { cpus } from 'node:os';
 import { compileEntries } from './bench.entries';
@@ -20,6 +21,7 @@ import {
   startServer,
   stopServer,
 } from './bench.servers';
+import { BENCH_CHAIN_PORT, TS } from './bench.specs';
 import { verifySameAnswers } from './bench.verify';
 
 const { values } = parseArgs({
@@ -120,7 +122,32 @@ async function decay(): Promise<string> {
   }
 }
 
+/** The node the send-token row's simulation asks: a local chain as Fuji, in its own process. */
+async function startChain(): Promise<ChildProcess> {
+  const chain = spawn(
+    process.execPath,
+    [...TS, 'test/evm/dev-chain.ts', '43113', String(BENCH_CHAIN_PORT)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let text = '';
+  chain.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  while (!text.includes('funded accounts')) {
+    const [event] = await Promise.race([once(chain.stdout, 'data'), once(chain, 'exit')]);
+    if (event === undefined || chain.exitCode !== null) throw new Error('the bench chain stopped');
+  }
+  return chain;
+}
+
 async function main(): Promise<void> {
+  const chain = chosen.some((spec) => spec.needsChain) ? await startChain() : undefined;
+  try {
+    await bench();
+  } finally {
+    chain?.kill('SIGINT');
+  }
+}
+
+async function bench(): Promise<void> {
   if (!values['no-build']) {
     const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
     if (build.status !== 0) throw new Error('build failed');

@@ -191,7 +191,10 @@ describe('BestSwapService', () => {
 
   it.each([
     [swap('USDC', 'USDC', '1'), 'tokenIn and tokenOut are the same token (USDC)'],
-    [swap('AVAX', 'USDC', '1'), 'tokenIn AVAX is the native coin; V2 pools hold its wrapped token'],
+    [
+      swap('AVAX', 'WAVAX', '1'),
+      'tokenIn and tokenOut are the same token (AVAX is swapped as WAVAX)',
+    ],
     [swap('WAVAX', 'DAI', '1'), 'Unknown token DAI for tokenOut on Fuji (chain 43113)'],
     [swap('USDC', 'WAVAX', '1.0000001'), 'amountIn has 7 decimal places; USDC has 6'],
   ])('refuses %j with a 400', async (params, message) => {

@@ -15,6 +15,7 @@ import {
   checkValidSamples,
 } from './conformance.param-rules';
 import { checkRateLimit } from './conformance.rate-limit';
+import { checkSampleSimulation } from './conformance.simulation';
 import { actionUnderTest } from './conformance.target';
 
 /** Each rule, with what a test run says it proves. */
@@ -31,6 +32,10 @@ export const RULE_CHECKS: Record<ConformanceRule, { title: string; check: Confor
   'valid-samples': {
     title: 'answers each valid sample 200 in its mode and shape',
     check: checkValidSamples,
+  },
+  'sample-simulation': {
+    title: 'answers sample transactions that simulate cleanly as their sample user',
+    check: checkSampleSimulation,
   },
   'invalid-params': {
     title: 'refuses a bad value of each parameter with a 400 naming it',

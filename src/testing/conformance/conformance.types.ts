@@ -12,6 +12,7 @@ export const CONFORMANCE_RULES = [
   'preflight',
   'cors',
   'valid-samples',
+  'sample-simulation',
   'invalid-params',
   'missing-params',
   'error-shape',
