@@ -1,7 +1,7 @@
 /**
  * `npm run check -- <base-url>`: checks a running deployment before it goes live, as the platform
  * would meet it. Prints one row per check; exits 1 when any fails, 2 on bad usage, else 0.
- * See README, "Before going live".
+ * See docs/testing.md, "Before going live".
  */
 import { parseOptions, USAGE, UsageError } from './check/options';
 import { formatTable, summary } from './check/rows';

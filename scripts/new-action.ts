@@ -22,7 +22,7 @@ function report(result: ScaffoldResult, mode: ActionMode, name: string): string 
   ];
   if (miniApp.created) {
     lines.push(
-      `  give the mini-app a real title and description in src/actions/mini-apps.ts and draw its icon (see README, Mini-apps);`,
+      `  give the mini-app a real title and description in src/actions/mini-apps.ts and draw its icon (see docs/mini-apps-and-platform.md);`,
       `  add the next action to it with --mini-app ${miniApp.id}`,
     );
   }

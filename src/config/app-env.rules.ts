@@ -1,7 +1,7 @@
 import { ValidateBy } from 'class-validator';
 import { type HostPattern, parseHostPattern } from '../core/edge/host-syntax';
 
-/** Rules of the core service's variables that reach across one value (README: Configuration). */
+/** Rules of the core service's variables that reach across one value (docs/configuration.md). */
 interface TimingVars {
   REQUEST_TIMEOUT_MS: number;
   SHUTDOWN_DELAY_MS: number;

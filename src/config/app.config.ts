@@ -30,7 +30,7 @@ const maxTimeoutMs = 3_600_000;
 /** Headers deadline when HEADERS_TIMEOUT_MS is unset (or REQUEST_TIMEOUT_MS, if smaller). */
 const defaultHeadersTimeoutMs = 10_000;
 
-/** Environment variables of the core service, with their defaults (documented in README.md). */
+/** Environment variables of the core service, with their defaults (documented in docs/configuration.md, generated from this class). */
 class CoreEnv {
   @IsOptional()
   @Transform(toInt)

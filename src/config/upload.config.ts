@@ -4,7 +4,7 @@ import { type Env, readEnv, toInt } from './env';
 
 export const UPLOAD_CONFIG = Symbol('UPLOAD_CONFIG');
 
-/** Limits of multipart uploads (see README, "Uploads"). */
+/** Limits of multipart uploads (docs/uploads.md). */
 class UploadEnv {
   /** Largest multipart request, files and fields together; crossing it is a 413 at once. */
   @IsOptional()

@@ -79,7 +79,7 @@ export interface ChainContext {
   destination?: number;
 }
 
-/** Per-action rate-limit override (see the throttling section of the README). */
+/** Per-action rate-limit override (docs/requests-and-responses.md, rate limits). */
 export interface ActionRateLimit {
   ip?: { limit: number; ttlSeconds: number };
   user?: { limit: number; ttlSeconds: number };

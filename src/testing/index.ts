@@ -1,4 +1,4 @@
-/** Test helpers for teams: the platform's metadata rules as a checker (see README, Mini-apps). */
+/** Test helpers for teams: the platform's metadata rules as a checker (docs/mini-apps-and-platform.md). */
 export { assertPlatformMetadata, checkPlatformMetadata } from './platform-metadata';
 export { PLATFORM_LIMITS } from './platform-rules';
 export {

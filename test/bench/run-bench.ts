@@ -2,7 +2,7 @@
  * `npm run bench`: the production server against bare Fastify and Express on the calculator,
  * and the production server under each "flat as it grows" condition of issue 14 (send-token,
  * 200 more actions, 1M rate-limit keys held, 2000 connections), one server at a time on
- * loopback, in alternating rounds; prints the table README shows and a line per target.
+ * loopback, in alternating rounds; prints the table docs/performance.md shows and a line per target.
  * Options: --rounds 3 --duration 10 --warmup 3 --sustain 60 (0 skips the decay run),
  * --only memory,fastify (row ids: see bench.specs.ts), --no-build.
  */

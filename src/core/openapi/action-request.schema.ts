@@ -18,7 +18,7 @@ const header = (name: string, description: string, schema: JsonSchema): Paramete
   schema: asSchema(schema),
 });
 
-/** The context headers, read before the query and the body's `context` (README "Requests"). */
+/** The context headers, read before the query and the body's `context` (docs/requests-and-responses.md). */
 function contextHeaders(declaration: ActionDeclaration): ParameterObject[] {
   const { source, destination } = declaration.chains;
   const user = header(

@@ -15,7 +15,7 @@ const RATE_LIMIT_HEADERS: HeadersObject = {
   },
 };
 
-/** Why each status may answer an action, as README's "Responses and errors" describes them. */
+/** Why each status may answer an action, as docs/requests-and-responses.md describes them. */
 const WHY: Record<number, string> = {
   400: 'A parameter, the user address or a chain is invalid, missing or not supported',
   403: 'The Origin is not on ALLOWED_ORIGINS',

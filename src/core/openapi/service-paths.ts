@@ -19,7 +19,7 @@ const get = (
   get: { operationId, summary, tags: TAGS, ...extra, responses },
 });
 
-/** The endpoints every deployment serves besides its actions (README "Run it" and "Operating"). */
+/** The endpoints every deployment serves besides its actions (README "Run it", docs/operating.md). */
 export function servicePaths(miniAppIds: readonly string[]): PathsObject {
   return {
     '/api/metadata': get('metadata.index', 'The index of the mini-apps the service hosts', {

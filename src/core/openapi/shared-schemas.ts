@@ -14,7 +14,7 @@ const object = (
 const text: JsonSchema = { type: 'string' };
 const integer: JsonSchema = { type: 'integer' };
 
-/** The answers and documents every action shares, as README's "Responses and errors" has them. */
+/** The answers and documents every action shares, as docs/requests-and-responses.md has them. */
 export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
   ResponseMetadata: object(
     {
