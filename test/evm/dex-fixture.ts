@@ -78,16 +78,20 @@ export async function deployDexFixture(chain: LocalChain): Promise<DexFixture> {
     functionName: 'deposit',
     value: parseEther('150'),
   });
-  for (const token of [wrapped, usdc]) {
-    for (const venue of [alpha, beta]) {
-      await call(chain, wallet, {
-        address: token,
-        abi: ERC20_ABI,
-        functionName: 'approve',
-        args: [venue.router, maxUint256],
-      });
+  /** Lets both routers take the deployer's wrapped coin and USDC, up to `amount`. */
+  const approveRouters = async (amount: bigint): Promise<void> => {
+    for (const token of [wrapped, usdc]) {
+      for (const venue of [alpha, beta]) {
+        await call(chain, wallet, {
+          address: token,
+          abi: ERC20_ABI,
+          functionName: 'approve',
+          args: [venue.router, amount],
+        });
+      }
     }
-  }
+  };
+  await approveRouters(maxUint256);
   const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600);
   for (const [venue, amounts] of [
     [alpha, LIQUIDITY.alpha],
@@ -101,16 +105,7 @@ export async function deployDexFixture(chain: LocalChain): Promise<DexFixture> {
     });
   }
   // The deployer is the samples' user: it keeps no allowance, as a fresh wallet has none.
-  for (const token of [wrapped, usdc]) {
-    for (const venue of [alpha, beta]) {
-      await call(chain, wallet, {
-        address: token,
-        abi: ERC20_ABI,
-        functionName: 'approve',
-        args: [venue.router, 0n],
-      });
-    }
-  }
+  await approveRouters(0n);
   await call(chain, wallet, {
     address: alpha.factory,
     abi: UNISWAP_V2.factory.abi,
