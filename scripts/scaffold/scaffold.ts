@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DEFAULT_MINI_APP_ICON, MINI_APP_ID, MINI_APP_LIMITS } from '../../src/core/mini-app';
-import { reservedPathOf } from '../../src/core/declaration.check';
+import { DEFAULT_MINI_APP_ICON, MINI_APP_ID, MINI_APP_LIMITS } from '../../src/kit/mini-app';
+import { reservedPathOf } from '../../src/kit/declaration.check';
 import { actionNames, miniAppConstant, nameProblem } from './names';
 import { declaredMiniApps, declaredPaths, withActionModule, withMiniApp } from './project';
 import { type ActionMode, actionFiles } from './templates';

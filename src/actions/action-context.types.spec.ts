@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
-import { calculatorAction } from '../actions/calculator/calculator.action';
-import { sendTokenAction } from '../actions/send-token/send-token.action';
-import { type ContextOf, defineAction } from './action.decorator';
+import { calculatorAction } from './calculator/calculator.action';
+import { sendTokenAction } from './send-token/send-token.action';
+import { type ContextOf, defineAction } from '../kit/action.decorator';
 
 const USER: Address = '0x52908400098527886E0F7030069857D2E4169EE7';
 

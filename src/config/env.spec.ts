@@ -1,7 +1,7 @@
 import { loadConfig } from './app.config';
-import { loadPricesConfig } from './prices.config';
+import { loadPricesConfig } from '../actions/portfolio/prices.config';
 import { redactUrl, shownValue } from './redact-url';
-import { loadWeatherConfig } from './weather.config';
+import { loadWeatherConfig } from '../actions/weather/weather.config';
 
 /** The boot error a configuration loader throws, as main.ts prints it. */
 function bootError(load: () => unknown): string {

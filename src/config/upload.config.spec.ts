@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { loadNftStorageConfig } from './nft-storage.config';
+import { loadNftStorageConfig } from '../actions/mint-nft/nft-storage.config';
 import { loadUploadConfig } from './upload.config';
 
 describe('upload and NFT storage configuration', () => {

@@ -9,12 +9,12 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ActionRegistry } from './action.registry';
-import type { DynamicActionDataResponse, TransactionErrorBody } from './action.types';
-import { isClientAbort, mapError, type MappedError } from './error-mapping';
-import { LogLimiter } from './logging/log-limiter';
-import { logStack, logText } from './logging/log-text';
-import { jsonSafe } from './json-safe';
-import { noteErrorCode } from './observability/request-scope';
+import type { DynamicActionDataResponse, TransactionErrorBody } from '../contract/action.types';
+import { isClientAbort, mapError, type MappedError } from '../contract/error-mapping';
+import { LogLimiter } from '../telemetry/logging/log-limiter';
+import { logStack, logText } from '../telemetry/logging/log-text';
+import { jsonSafe } from '../contract/json-safe';
+import { noteErrorCode } from '../telemetry/request-scope';
 import { responseMetadata } from './response-metadata';
 
 /**

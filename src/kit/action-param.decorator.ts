@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsDefined, IsOptional } from 'class-validator';
-import type { ActionParameter, ParamSpec, ParamsClass } from './action.types';
+import type { ActionParameter, ParamSpec, ParamsClass } from '../contract/action.types';
 import { kindOf } from './params';
 
 export const ACTION_PARAMS_KEY = 'dynamic-action:params';

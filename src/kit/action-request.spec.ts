@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ActionException } from './action.exception';
+import { ActionException } from '../contract/action.exception';
 import { readActionRequest } from './action-request';
 
 const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';

@@ -1,9 +1,9 @@
 import { HttpStatus } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { MAX_CHAIN_TEXT, readChainValue } from '../chains/chain-names';
-import type { RequestContext } from './action.types';
-import { ActionException, invalidParams, type ParamProblem } from './action.exception';
-import { readAddress } from './address';
+import { MAX_CHAIN_TEXT, readChainValue } from '../evm/chains/chain-names';
+import type { RequestContext } from '../contract/action.types';
+import { ActionException, invalidParams, type ParamProblem } from '../contract/action.exception';
+import { readAddress } from '../contract/address';
 import type { MultipartBody } from './uploads/multipart-reader';
 import type { UploadedFile } from './uploads/uploaded-file';
 

@@ -6,7 +6,7 @@ import {
   Post,
   SetMetadata,
 } from '@nestjs/common';
-import type { ActionDeclaration, RequestContext, UserContext } from './action.types';
+import type { ActionDeclaration, RequestContext, UserContext } from '../contract/action.types';
 
 export const ACTION_KEY = 'dynamic-action:declaration';
 

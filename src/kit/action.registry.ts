@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 import { ACTION_KEY } from './action.decorator';
-import type { ActionDeclaration, DynamicAction } from './action.types';
+import type { ActionDeclaration, DynamicAction } from '../contract/action.types';
 import { getDeclaredParams } from './action-param.decorator';
 import { assertValidDeclarations } from './declaration.check';
 import { REGISTERED_MINI_APPS } from './mini-app';
 import { miniAppsNamedBy } from './mini-app.check';
 import { MiniAppIcons } from './mini-app-icons';
-import type { MiniAppDeclaration } from './mini-app.types';
+import type { MiniAppDeclaration } from '../contract/mini-app.types';
 
 /** A mini-app with its actions as the contract publishes them, in declaration order. */
 export interface MiniAppGroup {

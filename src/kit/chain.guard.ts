@@ -1,9 +1,9 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { ChainRegistry } from '../chains/chain-registry';
+import { ChainRegistry } from '../evm/chains/chain-registry';
 import { ACTION_KEY } from './action.decorator';
-import type { ActionDeclaration } from './action.types';
+import type { ActionDeclaration } from '../contract/action.types';
 import { ActionRegistry } from './action.registry';
 import { readActionRequest } from './action-request';
 

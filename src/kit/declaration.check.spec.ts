@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ACTION_PARAMS_KEY, ActionParam } from './action-param.decorator';
-import type { ActionDeclaration, ActionParameter, ParamsClass } from './action.types';
+import type { ActionDeclaration, ActionParameter, ParamsClass } from '../contract/action.types';
 import { assertValidDeclarations, checkDeclaration } from './declaration.check';
 
 /** A params class carrying exactly these parameters, bypassing the decorator's own rules. */

@@ -1,5 +1,5 @@
 import { validateSync } from 'class-validator';
-import type { ActionDeclaration, ActionParameter, ParamsClass } from './action.types';
+import type { ActionDeclaration, ActionParameter, ParamsClass } from '../contract/action.types';
 import { getDeclaredParams } from './action-param.decorator';
 import { convertParam } from './param-conversion';
 import { kindOf, typeProblem } from './params';

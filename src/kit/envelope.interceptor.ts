@@ -8,10 +8,10 @@ import type {
   ActionResult,
   DynamicActionDataResponse,
   ExecutionResponse,
-} from './action.types';
+} from '../contract/action.types';
 import { readActionRequest } from './action-request';
-import { jsonSafe } from './json-safe';
-import { hasTransactionShape, isExecutionResponse } from './response-guards';
+import { jsonSafe } from '../contract/json-safe';
+import { hasTransactionShape, isExecutionResponse } from '../contract/response-guards';
 import { responseMetadata } from './response-metadata';
 
 /**

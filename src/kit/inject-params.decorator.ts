@@ -2,7 +2,7 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ACTION_KEY } from './action.decorator';
-import type { ActionDeclaration, RequestContext } from './action.types';
+import type { ActionDeclaration, RequestContext } from '../contract/action.types';
 import { buildParams } from './params-builder';
 import { readActionRequest } from './action-request';
 

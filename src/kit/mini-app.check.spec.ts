@@ -1,6 +1,6 @@
-import type { ActionDeclaration } from './action.types';
+import type { ActionDeclaration } from '../contract/action.types';
 import { checkMiniApp, checkMiniApps, miniAppsNamedBy } from './mini-app.check';
-import type { MiniAppDeclaration } from './mini-app.types';
+import type { MiniAppDeclaration } from '../contract/mini-app.types';
 
 const ICONS = new Set(['mini-app.svg', 'tools.svg']);
 const iconExists = (file: string): boolean => ICONS.has(file);

@@ -1,7 +1,7 @@
 import { isPublishableUrl, MAX_PUBLISHED_URL_LENGTH } from '../config/mini-apps.config';
-import type { ActionDeclaration } from './action.types';
+import type { ActionDeclaration } from '../contract/action.types';
 import { DEFAULT_MINI_APP_ICON, isIconUrl, MINI_APP_ID, MINI_APP_LIMITS } from './mini-app';
-import type { MiniAppDeclaration } from './mini-app.types';
+import type { MiniAppDeclaration } from '../contract/mini-app.types';
 
 const MAX_ID_LENGTH = 64;
 

@@ -1,4 +1,4 @@
-import type { MiniAppDeclaration } from './mini-app.types';
+import type { MiniAppDeclaration } from '../contract/mini-app.types';
 
 /** Icon of a mini-app that declares none: a file of src/assets/icons. */
 export const DEFAULT_MINI_APP_ICON = 'mini-app.svg';

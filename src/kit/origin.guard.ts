@@ -11,8 +11,8 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ACTION_KEY } from './action.decorator';
-import type { ActionDeclaration } from './action.types';
-import { ActionException } from './action.exception';
+import type { ActionDeclaration } from '../contract/action.types';
+import { ActionException } from '../contract/action.exception';
 
 /**
  * Refuses action calls from origins outside ALLOWED_ORIGINS. Requests with no Origin (servers,

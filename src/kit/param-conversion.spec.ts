@@ -1,4 +1,4 @@
-import type { ParamSpec } from './action.types';
+import type { ParamSpec } from '../contract/action.types';
 import { convertParam, isMissing, MAX_NUMERIC_TEXT, toNumber } from './param-conversion';
 
 const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';

@@ -1,4 +1,4 @@
-import type { ParamSpec } from './action.types';
+import type { ParamSpec } from '../contract/action.types';
 import { kindOf } from './params';
 
 export { MAX_NUMERIC_TEXT, toNumber } from './params/numeric-text';

@@ -1,8 +1,8 @@
 import { validateSync } from 'class-validator';
-import type { ActionDeclaration } from './action.types';
+import type { ActionDeclaration } from '../contract/action.types';
 import { getDeclaredParams } from './action-param.decorator';
 import { changesFixedValue, convertParam } from './param-conversion';
-import { invalidParams, type ParamProblem } from './action.exception';
+import { invalidParams, type ParamProblem } from '../contract/action.exception';
 import type { ActionRequest } from './action-request';
 import { cacheValidationRules } from './params/validation-rules.cache';
 

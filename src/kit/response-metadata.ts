@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ResponseMetadata } from './action.types';
+import type { ResponseMetadata } from '../contract/action.types';
 
 /** Timing and tracing facts every envelope carries, success or error. */
 export function responseMetadata(req: FastifyRequest, reply: FastifyReply): ResponseMetadata {

@@ -2,8 +2,8 @@ import { CanActivate, ExecutionContext, HttpStatus, Injectable } from '@nestjs/c
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ACTION_KEY } from './action.decorator';
-import type { ActionDeclaration } from './action.types';
-import { ActionException } from './action.exception';
+import type { ActionDeclaration } from '../contract/action.types';
+import { ActionException } from '../contract/action.exception';
 import { readActionRequest } from './action-request';
 
 /**

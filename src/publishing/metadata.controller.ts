@@ -12,10 +12,10 @@ import {
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { ActionException } from './action.exception';
-import type { MiniAppMetadata } from './action.types';
+import { ActionException } from '../contract/action.exception';
+import type { MiniAppMetadata } from '../contract/action.types';
 import { MiniAppDocuments } from './mini-app-documents';
-import type { MiniAppIndex } from './mini-app.types';
+import type { MiniAppIndex } from '../contract/mini-app.types';
 
 /**
  * What a mini-app platform fetches: the index of the service, a mini-app's document at the URL a

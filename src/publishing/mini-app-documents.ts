@@ -5,11 +5,11 @@ import {
   MINI_APPS_CONFIG,
   type MiniAppsConfig,
 } from '../config/mini-apps.config';
-import { ActionRegistry, type MiniAppGroup } from './action.registry';
-import type { MiniAppMetadata } from './action.types';
-import { DEFAULT_MINI_APP_ICON, isIconUrl, miniAppEnvId, miniAppPath } from './mini-app';
-import { MiniAppIcons } from './mini-app-icons';
-import type { MiniAppIndex } from './mini-app.types';
+import { ActionRegistry, type MiniAppGroup } from '../kit/action.registry';
+import type { MiniAppMetadata } from '../contract/action.types';
+import { DEFAULT_MINI_APP_ICON, isIconUrl, miniAppEnvId, miniAppPath } from '../kit/mini-app';
+import { MiniAppIcons } from '../kit/mini-app-icons';
+import type { MiniAppIndex } from '../contract/mini-app.types';
 
 /** How one mini-app's `url` and `icon` are made: fixed URLs, or paths on the base URL. */
 interface Published {

@@ -1,6 +1,6 @@
 import { Controller, Get, NotFoundException, Param, type StreamableFile } from '@nestjs/common';
-import { fileAnswer, ServesImmutableFiles } from './http/immutable-file';
-import { MiniAppIcons } from './mini-app-icons';
+import { fileAnswer, ServesImmutableFiles } from '../kit/immutable-file';
+import { MiniAppIcons } from '../kit/mini-app-icons';
 
 /**
  * `GET /icons/<file>`: the mini-app icons of src/assets/icons. Never rate-limited. An icon's

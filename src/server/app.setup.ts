@@ -4,15 +4,15 @@ import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBodyParser } from 'fastify';
-import { APP_CONFIG, type AppConfig } from './config/app.config';
-import { EdgeReplies } from './core/edge/edge-reply';
-import { hostCheck } from './core/edge/host-check.hook';
-import { edgeServerOptions, hardenServer } from './core/edge/http-server';
-import { RequestObserver } from './core/observability/request-observer';
-import { setupApiReference } from './core/openapi/api-reference';
-import { GracefulShutdown } from './core/shutdown/graceful-shutdown';
-import { UPLOAD_CONFIG, type UploadConfig } from './config/upload.config';
-import { isUpload, registerMultipart } from './core/uploads/multipart.setup';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { EdgeReplies } from './edge/edge-reply';
+import { hostCheck } from './edge/host-check.hook';
+import { edgeServerOptions, hardenServer } from './edge/http-server';
+import { RequestObserver } from './request-observer';
+import { setupApiReference } from '../publishing/openapi/api-reference';
+import { GracefulShutdown } from './shutdown/graceful-shutdown';
+import { UPLOAD_CONFIG, type UploadConfig } from '../config/upload.config';
+import { isUpload, registerMultipart } from '../kit/uploads/multipart.setup';
 
 type ContentTypeParser = FastifyBodyParser<string>;
 

@@ -1,7 +1,7 @@
 import type { ThrottleConfig } from '../config/throttle.config';
-import { mapError } from './error-mapping';
+import { mapError } from '../contract/error-mapping';
 import { HealthController } from './health.controller';
-import type { RedisStatus } from './redis/redis.provider';
+import type { RedisStatus } from '../telemetry/redis/redis.provider';
 
 function controller(
   redis: 'up' | 'down' | 'disabled',

@@ -1,8 +1,8 @@
 import { Controller, Get, HttpStatus, Inject } from '@nestjs/common';
 import { THROTTLE_CONFIG, type ThrottleConfig } from '../config/throttle.config';
 import { AnyHost } from './edge/host-check.hook';
-import { ActionException } from './action.exception';
-import { RedisStatus } from './redis/redis.provider';
+import { ActionException } from '../contract/action.exception';
+import { RedisStatus } from '../telemetry/redis/redis.provider';
 
 export interface DependencyReport {
   status: 'up' | 'down';

@@ -3,12 +3,12 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import { ActionRegistry } from '../action.registry';
-import { ROOT_LOGGER } from '../logging/logging.providers';
-import { ActionMetrics, type RouteMetrics } from '../metrics/action-metrics';
-import { endRequestSpan, startRequestSpan, withinSpan } from '../tracing/request-span';
-import { isTracingActive } from '../tracing/tracing-state';
-import { enterScope, type RequestScope } from './request-scope';
+import { ActionRegistry } from '../kit/action.registry';
+import { ROOT_LOGGER } from '../telemetry/logging/logging.providers';
+import { ActionMetrics, type RouteMetrics } from '../telemetry/metrics/action-metrics';
+import { endRequestSpan, startRequestSpan, withinSpan } from '../telemetry/tracing/request-span';
+import { isTracingActive } from '../telemetry/tracing/tracing-state';
+import { enterScope, type RequestScope } from '../telemetry/request-scope';
 
 /** nginx's code for a request whose client left before its answer was written. */
 const CLIENT_CLOSED = 499;

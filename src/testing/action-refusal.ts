@@ -1,4 +1,4 @@
-import { ActionException } from '../src/core/action.exception';
+import { ActionException } from '../contract/action.exception';
 
 /** The ActionException a call throws (synchronously or not); fails when it throws nothing or something else. */
 export async function refusal(run: () => unknown): Promise<ActionException> {

@@ -1,10 +1,10 @@
-import { ChainRegistry } from '../src/chains/chain-registry';
-import { loadConfig } from '../src/config/app.config';
-import { type ChainsConfig, loadChainsConfig } from '../src/config/chains.config';
-import type { Env } from '../src/config/env';
-import { loadExternalConfig } from '../src/config/external.config';
-import { UpstreamBounds } from '../src/core/http/upstream-bounds';
-import { ChainRpc } from '../src/core/transaction/chain-rpc';
+import { ChainRegistry } from '../evm/chains/chain-registry';
+import { loadConfig } from '../config/app.config';
+import { type ChainsConfig, loadChainsConfig } from '../evm/chains/chains.config';
+import type { Env } from '../config/env';
+import { loadExternalConfig } from '../config/external.config';
+import { UpstreamBounds } from '../outbound/http/upstream-bounds';
+import { ChainRpc } from '../evm/transaction/chain-rpc';
 
 export interface ChainsUnderTest<R extends ChainRpc> {
   config: ChainsConfig;

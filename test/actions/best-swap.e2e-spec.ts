@@ -7,22 +7,22 @@ import {
   maxUint256,
   parseEventLogs,
 } from 'viem';
-import { BestSwapModule } from '../src/actions/best-swap/best-swap.module';
-import { SWAP_EXACT_TOKENS_FOR_TOKENS } from '../src/actions/best-swap/uniswap-v2.abi';
-import { loadChainsConfig } from '../src/config/chains.config';
-import { describeActionConformance } from '../src/testing';
-import { createTestApp } from './app.factory';
-import { balanceOf, call, ERC20_ABI, UNISWAP_V2 } from './evm/contracts';
+import { BestSwapModule } from '../../src/actions/best-swap/best-swap.module';
+import { SWAP_EXACT_TOKENS_FOR_TOKENS } from '../../src/actions/best-swap/uniswap-v2.abi';
+import { loadChainsConfig } from '../../src/evm/chains/chains.config';
+import { describeActionConformance } from '../../src/testing';
+import { createTestApp } from '../support/app.factory';
+import { balanceOf, call, ERC20_ABI, UNISWAP_V2 } from '../../src/testing/evm/contracts';
 import {
   type DexFixture,
   deployDexFixture,
   fixtureChainEntry,
   fundUser,
   writeChainFile,
-} from './evm/dex-fixture';
-import { type LocalChain, startLocalChain } from './evm/local-chain';
-import { closedRpcUrl, runAction, stalledRpc } from './evm/platform';
-import { deserializeTransaction, signAndSend } from './evm/wallet';
+} from '../../src/testing/evm/dex-fixture';
+import { type LocalChain, startLocalChain } from '../../src/testing/evm/local-chain';
+import { closedRpcUrl, runAction, stalledRpc } from '../support/platform';
+import { deserializeTransaction, signAndSend } from '../../src/testing/evm/wallet';
 
 const FUJI = 43113;
 const PATH = '/api/best-swap';

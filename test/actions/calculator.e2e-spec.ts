@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { describeActionConformance } from '../src/testing';
-import { createTestApp, postJson } from './app.factory';
+import { describeActionConformance } from '../../src/testing';
+import { createTestApp, postJson } from '../support/app.factory';
 
 describe('Calculator action (contract worked example)', () => {
   let app: NestFastifyApplication;

@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAddress } from 'viem';
-import { MULTICALL3 } from '../src/actions/portfolio/chain-reader';
-import { PortfolioModule } from '../src/actions/portfolio/portfolio.module';
-import type { Portfolio } from '../src/actions/portfolio/portfolio.service';
-import { describeActionConformance } from '../src/testing';
-import { createTestApp, type InjectedJson, postJson } from './app.factory';
-import { type LocalChain, startLocalChain } from './evm/local-chain';
+import { MULTICALL3 } from '../../src/actions/portfolio/chain-reader';
+import { PortfolioModule } from '../../src/actions/portfolio/portfolio.module';
+import type { Portfolio } from '../../src/actions/portfolio/portfolio.service';
+import { describeActionConformance } from '../../src/testing';
+import { createTestApp, type InjectedJson, postJson } from '../support/app.factory';
+import { type LocalChain, startLocalChain } from '../../src/testing/evm/local-chain';
 import {
   blockAt,
   buildHistory,
@@ -17,9 +17,9 @@ import {
   multicall3RuntimeCode,
   type PortfolioHistory,
   writeChainFile,
-} from './portfolio.history';
-import { RpcRecorder } from './rpc.recorder';
-import { closedPortUrl, FakeUpstream, reply } from './upstream.server';
+} from '../support/portfolio-history.helper';
+import { RpcRecorder } from '../support/rpc.recorder';
+import { closedPortUrl, FakeUpstream, reply } from '../support/upstream.server';
 
 type Body = Record<string, unknown>;
 

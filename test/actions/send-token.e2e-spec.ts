@@ -1,20 +1,20 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type Address, type HDAccount, parseTransaction } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { SendTokenModule } from '../src/actions/send-token/send-token.module';
-import { describeActionConformance } from '../src/testing';
-import { createTestApp } from './app.factory';
-import { balanceOf } from './evm/contracts';
+import { SendTokenModule } from '../../src/actions/send-token/send-token.module';
+import { describeActionConformance } from '../../src/testing';
+import { createTestApp } from '../support/app.factory';
+import { balanceOf } from '../../src/testing/evm/contracts';
 import {
   type DexFixture,
   deployDexFixture,
   fixtureChainEntry,
   fundUser,
   writeChainFile,
-} from './evm/dex-fixture';
-import { type LocalChain, startLocalChain } from './evm/local-chain';
-import { closedRpcUrl, runAction } from './evm/platform';
-import { signAndSend } from './evm/wallet';
+} from '../../src/testing/evm/dex-fixture';
+import { type LocalChain, startLocalChain } from '../../src/testing/evm/local-chain';
+import { closedRpcUrl, runAction } from '../support/platform';
+import { signAndSend } from '../../src/testing/evm/wallet';
 
 const FUJI = 43113;
 /** The request's headers, given the wallet header of the funded user. */

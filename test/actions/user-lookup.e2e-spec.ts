@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { UserLookupModule } from '../src/actions/user-lookup/user-lookup.module';
-import { describeActionConformance } from '../src/testing';
-import { createTestApp, postJson } from './app.factory';
+import { UserLookupModule } from '../../src/actions/user-lookup/user-lookup.module';
+import { describeActionConformance } from '../../src/testing';
+import { createTestApp, postJson } from '../support/app.factory';
 
 describe('User lookup action (contract worked example)', () => {
   let app: NestFastifyApplication;

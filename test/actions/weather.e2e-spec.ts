@@ -1,8 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { WeatherModule } from '../src/actions/weather/weather.module';
-import { describeActionConformance } from '../src/testing';
-import { createTestApp, type InjectedJson, postJson } from './app.factory';
-import { closedPortUrl, FakeUpstream, reply, type UpstreamReply } from './upstream.server';
+import { WeatherModule } from '../../src/actions/weather/weather.module';
+import { describeActionConformance } from '../../src/testing';
+import { createTestApp, type InjectedJson, postJson } from '../support/app.factory';
+import { closedPortUrl, FakeUpstream, reply, type UpstreamReply } from '../support/upstream.server';
 
 const TIMEOUT_MS = 300;
 

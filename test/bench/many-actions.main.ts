@@ -9,13 +9,13 @@
 import { Module, type Type } from '@nestjs/common';
 import type * as ActionsTs from '../../src/actions';
 import type * as MiniAppsTs from '../../src/actions/mini-apps';
-import type * as CoreTs from '../../src/core';
-import type { ActionResult, MiniAppDeclaration } from '../../src/core';
+import type * as CoreTs from '../../src/kit';
+import type { ActionResult, MiniAppDeclaration } from '../../src/kit';
 import { runBenchApp } from './bench-app';
 
 const { ACTION_MODULES } = require('../../dist/actions') as typeof ActionsTs;
 const { MINI_APPS } = require('../../dist/actions/mini-apps') as typeof MiniAppsTs;
-const core = require('../../dist/core') as typeof CoreTs;
+const core = require('../../dist/kit') as typeof CoreTs;
 const { ActionController, ActionParam, ActionParams, defineAction, RunAction } = core;
 
 const COUNT = Number(process.env.GENERATED_ACTIONS ?? 200);

@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { fuzzAction, type FuzzAction } from './fuzz/fuzz.properties';
-import { startFuzzTarget } from './fuzz/fuzz.setup';
+import { fuzzAction, type FuzzAction } from './fuzz.properties';
+import { startFuzzTarget } from './fuzz.setup';
 
 /** A few hundred runs per action here; `npm run fuzz -- --runs N` for the long run. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { CalculatorModule } from '../src/actions/calculator/calculator.module';
-import { createTestApp } from './app.factory';
-import { HostilePatternModule } from './fixtures/hostile-pattern.fixture';
+import { CalculatorModule } from '../../src/actions/calculator/calculator.module';
+import { createTestApp } from '../support/app.factory';
+import { HostilePatternModule } from '../fixtures/hostile-pattern.fixture';
 
 /**
  * One request must never stall the service. Before the fix, 20,000 digits then `x` in a number

@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createTestApp } from './app.factory';
-import { KitFixturesModule } from './fixtures/kit.fixtures';
-import { type DataError, expectDataError, send, UUID } from './fixtures/kit.helpers';
-import { exchange, parseAnswer, type RawAnswer, RawClient } from './raw-http';
+import { createTestApp } from '../support/app.factory';
+import { KitFixturesModule } from '../fixtures/kit.fixture';
+import { type DataError, expectDataError, send, UUID } from '../support/kit.helper';
+import { exchange, parseAnswer, type RawAnswer, RawClient } from '../support/raw-http.helper';
 
 /** Small enough for quick tests, wide enough for any machine to send a request in time. */
 const REQUEST_TIMEOUT_MS = 1000;

@@ -1,12 +1,12 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { WeatherModule } from '../src/actions/weather/weather.module';
-import { ActionExceptionFilter } from '../src/core/action-exception.filter';
-import { createTestApp, postJson } from './app.factory';
-import { KitFixturesModule } from './fixtures/kit.fixtures';
-import { LogRecorder } from './log.recorder';
-import { closedPortUrl, FakeUpstream, reply } from './upstream.server';
+import { WeatherModule } from '../../src/actions/weather/weather.module';
+import { ActionExceptionFilter } from '../../src/kit/action-exception.filter';
+import { createTestApp, postJson } from '../support/app.factory';
+import { KitFixturesModule } from '../fixtures/kit.fixture';
+import { LogRecorder } from '../support/log.recorder';
+import { closedPortUrl, FakeUpstream, reply } from '../support/upstream.server';
 
 const FORGED = /^\s*FAKE LOG LINE/i;
 

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { CalculatorModule } from '../src/actions/calculator/calculator.module';
-import { createTestApp } from './app.factory';
-import { ThrottlingFixturesModule } from './throttling.fixtures';
+import { CalculatorModule } from '../../src/actions/calculator/calculator.module';
+import { createTestApp } from '../support/app.factory';
+import { ThrottlingFixturesModule } from '../fixtures/throttling.fixture';
 
 const ACTIONS = [CalculatorModule, ThrottlingFixturesModule];
 const ALLOWED = 'https://app.example.com';

@@ -1,10 +1,10 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { PortfolioModule } from '../src/actions/portfolio/portfolio.module';
-import { SendTokenModule } from '../src/actions/send-token/send-token.module';
-import { createTestApp, type InjectedJson, postJson } from './app.factory';
-import { CountingServer, failWith, neverAnswer, redirectTo } from './counting.server';
-import { type ActionAnswer, runAction } from './evm/platform';
-import { FAKE, fakeChainFile, healthyChain, jsonRpcNode } from './rpc-node.server';
+import { PortfolioModule } from '../../src/actions/portfolio/portfolio.module';
+import { SendTokenModule } from '../../src/actions/send-token/send-token.module';
+import { createTestApp, type InjectedJson, postJson } from '../support/app.factory';
+import { CountingServer, failWith, neverAnswer, redirectTo } from '../support/counting.server';
+import { type ActionAnswer, runAction } from '../support/platform';
+import { FAKE, fakeChainFile, healthyChain, jsonRpcNode } from '../support/rpc-node.server';
 
 const TIMEOUT_MS = 2000;
 

@@ -1,8 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { CalculatorModule } from '../src/actions/calculator/calculator.module';
-import { WeatherModule } from '../src/actions/weather/weather.module';
-import { createTestApp } from './app.factory';
-import { CountingServer, failWith, neverAnswer, redirectTo } from './counting.server';
+import { CalculatorModule } from '../../src/actions/calculator/calculator.module';
+import { WeatherModule } from '../../src/actions/weather/weather.module';
+import { createTestApp } from '../support/app.factory';
+import { CountingServer, failWith, neverAnswer, redirectTo } from '../support/counting.server';
 
 const TIMEOUT_MS = 2000;
 

@@ -9,9 +9,9 @@ import {
   RunAction,
   TransactionBuilder,
   TransactionModule,
-} from '../src/core';
-import { createTestApp, postJson } from './app.factory';
-import { TEST_MINI_APP } from './fixtures/mini-apps.fixture';
+} from '../../src/kit';
+import { createTestApp, postJson } from '../support/app.factory';
+import { TEST_MINI_APP } from '../fixtures/mini-apps.fixture';
 
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
 

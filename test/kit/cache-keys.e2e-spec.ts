@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { WeatherModule } from '../src/actions/weather/weather.module';
-import { createTestApp, type InjectedJson, postJson } from './app.factory';
-import { FakeUpstream, reply } from './upstream.server';
+import { WeatherModule } from '../../src/actions/weather/weather.module';
+import { createTestApp, type InjectedJson, postJson } from '../support/app.factory';
+import { FakeUpstream, reply } from '../support/upstream.server';
 
 const CURRENT = reply.json({
   current: { time: '2026-11-22T12:00', temperature_2m: 12.3, wind_speed_10m: 4.5, weather_code: 3 },

@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
 import { Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { CalculatorModule } from '../src/actions/calculator/calculator.module';
-import { UserLookupModule } from '../src/actions/user-lookup/user-lookup.module';
+import { CalculatorModule } from '../../src/actions/calculator/calculator.module';
+import { UserLookupModule } from '../../src/actions/user-lookup/user-lookup.module';
 import {
   type DynamicAction,
   executeDynamic,
@@ -12,7 +12,7 @@ import {
   isTransactionError,
   isTransactionResponse,
   type MiniAppMetadata,
-} from '../src/client';
+} from '../../src/client';
 import {
   ActionContext,
   ActionController,
@@ -23,9 +23,9 @@ import {
   type MiniAppIndex,
   type RequestContext,
   RunAction,
-} from '../src/core';
-import { createTestApp } from './app.factory';
-import { TEST_MINI_APP } from './fixtures/mini-apps.fixture';
+} from '../../src/kit';
+import { createTestApp } from '../support/app.factory';
+import { TEST_MINI_APP } from '../fixtures/mini-apps.fixture';
 
 /** EIP-55 test vector (checksummed). */
 const USER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';

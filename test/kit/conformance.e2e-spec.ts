@@ -4,10 +4,10 @@ import {
   type ConformanceFinding,
   type ConformanceRule,
   describeActionConformance,
-} from '../src/testing';
-import { createTestApp } from './app.factory';
-import { ConformanceBrokenModule } from './fixtures/conformance-broken.fixture';
-import { ConformanceGoodModule } from './fixtures/conformance-good.fixture';
+} from '../../src/testing';
+import { createTestApp } from '../support/app.factory';
+import { ConformanceBrokenModule } from '../fixtures/conformance-broken.fixture';
+import { ConformanceGoodModule } from '../fixtures/conformance-good.fixture';
 
 /** Each broken fixture: the rules the kit must report it breaking (and no other), and how. */
 const BROKEN: [path: string, rules: ConformanceRule[], problem: RegExp][] = [

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ActionController, type ActionResult, defineAction, RunAction } from '../src/core';
-import { declaredActions } from '../src/testing';
-import { createTestApp } from './app.factory';
-import { EchoController, WhoAmIController } from './fixtures/echo.fixture';
-import { TEST_MINI_APP } from './fixtures/mini-apps.fixture';
+import { ActionController, type ActionResult, defineAction, RunAction } from '../../src/kit';
+import { declaredActions } from '../../src/testing';
+import { createTestApp } from '../support/app.factory';
+import { EchoController, WhoAmIController } from '../fixtures/echo.fixture';
+import { TEST_MINI_APP } from '../fixtures/mini-apps.fixture';
 
 @ActionController(
   defineAction({

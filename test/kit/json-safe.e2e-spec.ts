@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createTestApp, postJson } from './app.factory';
-import { BLOCK, JsonSafeFixtureModule } from './fixtures/json-safe.fixture';
+import { createTestApp, postJson } from '../support/app.factory';
+import { BLOCK, JsonSafeFixtureModule } from '../fixtures/json-safe.fixture';
 
 /** bigint → decimal text, Date → ISO 8601 text: in data, in metadata, in the cache, in errors. */
 describe('JSON-safe values', () => {

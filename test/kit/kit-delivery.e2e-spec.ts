@@ -1,8 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { RequestContext } from '../src/core';
-import { createTestApp, postJson } from './app.factory';
-import { ADDRESS, KitFixturesModule, OTHER_ADDRESS } from './fixtures/kit.fixtures';
-import { type Sent, send } from './fixtures/kit.helpers';
+import type { RequestContext } from '../../src/kit';
+import { createTestApp, postJson } from '../support/app.factory';
+import { ADDRESS, KitFixturesModule, OTHER_ADDRESS } from '../fixtures/kit.fixture';
+import { type Sent, send } from '../support/kit.helper';
 
 const ECHO = '/api/echo';
 const WHO = '/api/who-am-i';

@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createTestApp, postJson } from './app.factory';
-import { ADDRESS, KitFixturesModule } from './fixtures/kit.fixtures';
+import { createTestApp, postJson } from '../support/app.factory';
+import { ADDRESS, KitFixturesModule } from '../fixtures/kit.fixture';
 import {
   ANSWERS,
   type DataError,
@@ -9,8 +9,8 @@ import {
   type Sent,
   send,
   UUID,
-} from './fixtures/kit.helpers';
-import { SECRET_FAILURE } from './fixtures/transaction.fixture';
+} from '../support/kit.helper';
+import { SECRET_FAILURE } from '../fixtures/transaction.fixture';
 
 describe('Kit: errors outside development', () => {
   let app: NestFastifyApplication;

@@ -1,10 +1,10 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { MiniAppIndex, MiniAppMetadata } from '../src/core';
-import { createTestApp } from './app.factory';
-import { BAD_DECLARATIONS, TwoActionsOnOnePathModule } from './fixtures/bad-declarations.fixture';
-import { FIXTURE_MINI_APPS, KITCHEN_SINK, TRANSFER } from './fixtures/expected-metadata';
-import { KitFixturesModule } from './fixtures/kit.fixtures';
-import { ANSWERS, type Sent, send } from './fixtures/kit.helpers';
+import type { MiniAppIndex, MiniAppMetadata } from '../../src/kit';
+import { createTestApp } from '../support/app.factory';
+import { BAD_DECLARATIONS, TwoActionsOnOnePathModule } from '../fixtures/bad-declarations.fixture';
+import { FIXTURE_MINI_APPS, KITCHEN_SINK, TRANSFER } from '../fixtures/expected-metadata.fixture';
+import { KitFixturesModule } from '../fixtures/kit.fixture';
+import { ANSWERS, type Sent, send } from '../support/kit.helper';
 
 const ALLOWED_HEADERS = [
   'Content-Type',

@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createTestApp, postJson } from './app.factory';
-import { ADDRESS, KitFixturesModule } from './fixtures/kit.fixtures';
+import { createTestApp, postJson } from '../support/app.factory';
+import { ADDRESS, KitFixturesModule } from '../fixtures/kit.fixture';
 
 const PATH = '/api/kitchen-sink';
 

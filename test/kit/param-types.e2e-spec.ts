@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { getDeclaredParams } from '../src/core';
-import { createTestApp, postJson } from './app.factory';
-import { EveryTypeModule, EveryTypeParams, type Typed } from './fixtures/every-type.fixture';
+import { getDeclaredParams } from '../../src/kit';
+import { createTestApp, postJson } from '../support/app.factory';
+import { EveryTypeModule, EveryTypeParams, type Typed } from '../fixtures/every-type.fixture';
 
 const PATH = '/api/every-type';
 const UINT256_MAX =

@@ -1,10 +1,10 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { BestSwapModule } from '../src/actions/best-swap/best-swap.module';
-import { PortfolioModule } from '../src/actions/portfolio/portfolio.module';
-import { SendTokenModule } from '../src/actions/send-token/send-token.module';
-import { createTestApp, postJson } from './app.factory';
-import { CountingServer } from './counting.server';
-import { runAction } from './evm/platform';
+import { BestSwapModule } from '../../src/actions/best-swap/best-swap.module';
+import { PortfolioModule } from '../../src/actions/portfolio/portfolio.module';
+import { SendTokenModule } from '../../src/actions/send-token/send-token.module';
+import { createTestApp, postJson } from '../support/app.factory';
+import { CountingServer } from '../support/counting.server';
+import { runAction } from '../support/platform';
 import {
   block,
   FAKE,
@@ -13,7 +13,7 @@ import {
   healthyChain,
   jsonRpcNode,
   type RpcMethod,
-} from './rpc-node.server';
+} from '../support/rpc-node.server';
 
 type Action = 'portfolio' | 'best-swap' | 'send-token';
 

@@ -1,8 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { CalculatorModule } from '../src/actions/calculator/calculator.module';
-import { UserLookupModule } from '../src/actions/user-lookup/user-lookup.module';
-import { createTestApp } from './app.factory';
-import { ThrottlingFixturesModule } from './throttling.fixtures';
+import { CalculatorModule } from '../../src/actions/calculator/calculator.module';
+import { UserLookupModule } from '../../src/actions/user-lookup/user-lookup.module';
+import { createTestApp } from '../support/app.factory';
+import { ThrottlingFixturesModule } from '../fixtures/throttling.fixture';
 
 const ACTIONS = [CalculatorModule, UserLookupModule, ThrottlingFixturesModule];
 const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';

@@ -3,19 +3,19 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ACTION_MODULES } from '../src/actions';
-import { CalculatorModule } from '../src/actions/calculator/calculator.module';
+import { ACTION_MODULES } from '../../src/actions';
+import { CalculatorModule } from '../../src/actions/calculator/calculator.module';
 import {
   ActionController,
   type ActionResult,
   defineAction,
   type DynamicAction,
   RunAction,
-} from '../src/core';
-import { ActionRegistry } from '../src/core/action.registry';
-import { createTestApp } from './app.factory';
-import { FUZZ_ENV } from './fuzz/fuzz.setup';
-import { TEST_MINI_APP } from './fixtures/mini-apps.fixture';
+} from '../../src/kit';
+import { ActionRegistry } from '../../src/kit/action.registry';
+import { createTestApp } from '../support/app.factory';
+import { FUZZ_ENV } from '../fuzz/fuzz.setup';
+import { TEST_MINI_APP } from '../fixtures/mini-apps.fixture';
 
 const USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 /** The shipped actions; a team's own (npm run new:action) are checked beside them. */

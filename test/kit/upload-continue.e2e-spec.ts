@@ -1,9 +1,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createTestApp } from './app.factory';
-import { UploadFixtureModule } from './fixtures/upload.fixture';
-import { RawClient } from './raw-http';
-import { png } from './uploads/sample-files';
-import { formBody } from './uploads/multipart';
+import { createTestApp } from '../support/app.factory';
+import { UploadFixtureModule } from '../fixtures/upload.fixture';
+import { RawClient } from '../support/raw-http.helper';
+import { png } from '../../src/testing/sample-files';
+import { formBody } from '../support/multipart.helper';
 
 const BODY_LIMIT_BYTES = 1024;
 const UPLOAD_MAX_BYTES = 65_536;

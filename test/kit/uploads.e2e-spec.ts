@@ -2,12 +2,12 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { uploadsInFlight, uploadsSettled } from '../src/core/uploads/multipart-reader';
-import { createTestApp, postJson } from './app.factory';
-import { ADDRESS } from './fixtures/kit.fixtures';
-import { handled, UploadFixtureModule } from './fixtures/upload.fixture';
-import { gif, jpeg, pdf, png, webp } from './uploads/sample-files';
-import { chunked, formBody, type FormValue, RawUpload, requestHead } from './uploads/multipart';
+import { uploadsInFlight, uploadsSettled } from '../../src/kit/uploads/multipart-reader';
+import { createTestApp, postJson } from '../support/app.factory';
+import { ADDRESS } from '../fixtures/kit.fixture';
+import { handled, UploadFixtureModule } from '../fixtures/upload.fixture';
+import { gif, jpeg, pdf, png, webp } from '../../src/testing/sample-files';
+import { chunked, formBody, type FormValue, RawUpload, requestHead } from '../support/multipart.helper';
 
 const PATH = '/api/upload';
 const MAX_BYTES = 65_536;

@@ -2,10 +2,10 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { once } from 'node:events';
 import { Agent } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { RedisStatus } from '../src/core/redis/redis.provider';
-import { GracefulShutdown } from '../src/core/shutdown/graceful-shutdown';
-import { createTestApp } from './app.factory';
-import { send, startSlowPost } from './shutdown.clients';
+import { RedisStatus } from '../../src/telemetry/redis/redis.provider';
+import { GracefulShutdown } from '../../src/server/shutdown/graceful-shutdown';
+import { createTestApp } from '../support/app.factory';
+import { send, startSlowPost } from '../support/shutdown-clients.helper';
 
 /** The application on 127.0.0.1:0, as main.ts serves it, with `env` on top of the test's. */
 async function serve(env: Record<string, string>): Promise<{

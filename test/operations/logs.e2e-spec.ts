@@ -1,15 +1,15 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { CalculatorModule } from '../src/actions/calculator/calculator.module';
-import { PortfolioModule } from '../src/actions/portfolio/portfolio.module';
-import { WeatherModule } from '../src/actions/weather/weather.module';
-import { createTestApp, postJson } from './app.factory';
-import { CountingServer, failWith } from './counting.server';
-import { type LogLine, testLogs } from './log.capture';
-import { parseAnswer, RawClient } from './raw-http';
-import { FAKE, fakeChainFile } from './rpc-node.server';
-import { FakeUpstream, reply } from './upstream.server';
+import { CalculatorModule } from '../../src/actions/calculator/calculator.module';
+import { PortfolioModule } from '../../src/actions/portfolio/portfolio.module';
+import { WeatherModule } from '../../src/actions/weather/weather.module';
+import { createTestApp, postJson } from '../support/app.factory';
+import { CountingServer, failWith } from '../support/counting.server';
+import { type LogLine, testLogs } from '../support/log-capture.helper';
+import { parseAnswer, RawClient } from '../support/raw-http.helper';
+import { FAKE, fakeChainFile } from '../support/rpc-node.server';
+import { FakeUpstream, reply } from '../support/upstream.server';
 
 const CALCULATOR = '/api/calculator';
 

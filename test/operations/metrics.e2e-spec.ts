@@ -1,13 +1,13 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
-import { CalculatorModule } from '../src/actions/calculator/calculator.module';
-import { WeatherModule } from '../src/actions/weather/weather.module';
-import { MetricsServer } from '../src/core/metrics/metrics.server';
-import { createTestApp, postJson } from './app.factory';
-import { httpGet } from './http-client';
-import { parseExposition, type Sample, valueOf } from './prometheus';
-import { ThrottlingFixturesModule } from './throttling.fixtures';
-import { FakeUpstream, reply } from './upstream.server';
+import { CalculatorModule } from '../../src/actions/calculator/calculator.module';
+import { WeatherModule } from '../../src/actions/weather/weather.module';
+import { MetricsServer } from '../../src/telemetry/metrics/metrics.server';
+import { createTestApp, postJson } from '../support/app.factory';
+import { httpGet } from '../support/http-client.helper';
+import { parseExposition, type Sample, valueOf } from '../support/prometheus.helper';
+import { ThrottlingFixturesModule } from '../fixtures/throttling.fixture';
+import { FakeUpstream, reply } from '../support/upstream.server';
 
 const FAMILIES = [
   'dynamic_action_requests_total',

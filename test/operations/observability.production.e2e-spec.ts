@@ -1,7 +1,7 @@
-import { httpGet, httpPost } from './http-client';
-import { OtlpReceiver, type ReceivedSpan } from './otlp.receiver';
-import { buildProduction, type ProductionBuild, ProductionServer } from './production.server';
-import { parseExposition, valueOf } from './prometheus';
+import { httpGet, httpPost } from '../support/http-client.helper';
+import { OtlpReceiver, type ReceivedSpan } from '../support/otlp.receiver';
+import { buildProduction, type ProductionBuild, ProductionServer } from '../support/production.server';
+import { parseExposition, valueOf } from '../support/prometheus.helper';
 import Redis from 'ioredis';
 import {
   deleteKeys,
@@ -9,8 +9,8 @@ import {
   freePort,
   REDIS_TEST_URL,
   runKeyPrefix,
-} from './redis.helper';
-import { FakeUpstream, reply } from './upstream.server';
+} from '../support/redis.helper';
+import { FakeUpstream, reply } from '../support/upstream.server';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const TRACEPARENT = `00-${TRACE_ID}-b7ad6b7169203331-01`;

@@ -1,9 +1,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ChildProcess } from 'node:child_process';
-import { ResultCache } from '../src/core';
-import type { Readiness } from '../src/core/health.controller';
-import { createTestApp } from './app.factory';
-import { describeWithRedis, freePort, startRedisServer, stopRedisServer } from './redis.helper';
+import { ResultCache } from '../../src/kit';
+import type { Readiness } from '../../src/server/health.controller';
+import { createTestApp } from '../support/app.factory';
+import { describeWithRedis, freePort, startRedisServer, stopRedisServer } from '../support/redis.helper';
 
 const CALC = '/api/calculator?operation=add&a=1&b=2';
 

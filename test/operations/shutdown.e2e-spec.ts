@@ -1,6 +1,6 @@
 import { Agent } from 'node:http';
-import { buildProduction, type ProductionBuild, ProductionServer } from './production.server';
-import { freePort } from './redis.helper';
+import { buildProduction, type ProductionBuild, ProductionServer } from '../support/production.server';
+import { freePort } from '../support/redis.helper';
 import {
   CALCULATOR,
   type Call,
@@ -10,7 +10,7 @@ import {
   type Outcome,
   send,
   startSlowPost,
-} from './shutdown.clients';
+} from '../support/shutdown-clients.helper';
 
 const CLIENTS = 32;
 const SLOW_POSTS = 16;

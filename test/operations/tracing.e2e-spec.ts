@@ -5,16 +5,16 @@ import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trac
 import { EventEmitter, once } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PortfolioModule } from '../src/actions/portfolio/portfolio.module';
-import { WeatherModule } from '../src/actions/weather/weather.module';
-import { loadTracingConfig } from '../src/config/tracing.config';
-import { startTracing } from '../src/core/tracing/tracing.sdk';
-import type { TracingHandle } from '../src/core/tracing/tracing-state';
-import { createTestApp } from './app.factory';
-import { CountingServer } from './counting.server';
-import { httpPost } from './http-client';
-import { FAKE, fakeChainFile, healthyChain, jsonRpcNode } from './rpc-node.server';
-import { FakeUpstream, reply } from './upstream.server';
+import { PortfolioModule } from '../../src/actions/portfolio/portfolio.module';
+import { WeatherModule } from '../../src/actions/weather/weather.module';
+import { loadTracingConfig } from '../../src/config/tracing.config';
+import { startTracing } from '../../src/telemetry/tracing/tracing.sdk';
+import type { TracingHandle } from '../../src/telemetry/tracing/tracing-state';
+import { createTestApp } from '../support/app.factory';
+import { CountingServer } from '../support/counting.server';
+import { httpPost } from '../support/http-client.helper';
+import { FAKE, fakeChainFile, healthyChain, jsonRpcNode } from '../support/rpc-node.server';
+import { FakeUpstream, reply } from '../support/upstream.server';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';

@@ -1,5 +1,5 @@
-import { createTestApp } from './app.factory';
-import { BAD_GROUPINGS, OneMiniAppModule } from './fixtures/bad-mini-apps.fixture';
+import { createTestApp } from '../support/app.factory';
+import { BAD_GROUPINGS, OneMiniAppModule } from '../fixtures/bad-mini-apps.fixture';
 
 describe('Mini-apps: the grouping is checked at boot', () => {
   it.each(BAD_GROUPINGS.map((bad) => [bad.what, bad] as const))(

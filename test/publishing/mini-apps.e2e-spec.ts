@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { MiniAppIndex, MiniAppMetadata } from '../src/core';
-import { assertPlatformMetadata } from '../src/testing';
-import { createTestApp } from './app.factory';
-import { type DataError, expectDataError } from './fixtures/kit.helpers';
+import type { MiniAppIndex, MiniAppMetadata } from '../../src/kit';
+import { assertPlatformMetadata } from '../../src/testing';
+import { createTestApp } from '../support/app.factory';
+import { type DataError, expectDataError } from '../support/kit.helper';
 
 const HOST = 'actions.test:8080';
 const BASE = `http://${HOST}`;
-const ICONS = join(__dirname, '..', 'src', 'assets', 'icons');
+const ICONS = join(__dirname, '..', '..', 'src', 'assets', 'icons');
 
 /** The shipped grouping, written out independently of src/actions/mini-apps.ts. */
 const SHIPPED = [

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { chromium } from 'playwright-core';
-import { OPERATIONS } from '../src/actions/calculator/calculator.action';
-import { jsonSafe } from '../src/core/json-safe';
-import { declaredActions } from '../src/testing';
-import { createTestApp, postJson } from './app.factory';
-import { EveryTypeModule } from './fixtures/every-type.fixture';
-import { KitFixturesModule } from './fixtures/kit.fixtures';
-import { type Doc, fetchDocument, paramsOf, resolve, validateOpenApi } from './openapi.helpers';
+import { OPERATIONS } from '../../src/actions/calculator/calculator.action';
+import { jsonSafe } from '../../src/contract/json-safe';
+import { declaredActions } from '../../src/testing';
+import { createTestApp, postJson } from '../support/app.factory';
+import { EveryTypeModule } from '../fixtures/every-type.fixture';
+import { KitFixturesModule } from '../fixtures/kit.fixture';
+import { type Doc, fetchDocument, paramsOf, resolve, validateOpenApi } from '../support/openapi.helper';
 
 /** Debian's Chromium (see .ci/run). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

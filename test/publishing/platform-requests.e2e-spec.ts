@@ -1,12 +1,12 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import { decodeFunctionData, parseTransaction } from 'viem';
-import { CalculatorModule } from '../src/actions/calculator/calculator.module';
-import { ERC20_TRANSFER } from '../src/actions/send-token/erc20.abi';
-import { SendTokenModule } from '../src/actions/send-token/send-token.module';
-import type { DynamicAction } from '../src/core';
-import { createTestApp } from './app.factory';
-import { CrossChainFixtureModule } from './fixtures/cross-chain.fixture';
+import { CalculatorModule } from '../../src/actions/calculator/calculator.module';
+import { ERC20_TRANSFER } from '../../src/actions/send-token/erc20.abi';
+import { SendTokenModule } from '../../src/actions/send-token/send-token.module';
+import type { DynamicAction } from '../../src/kit';
+import { createTestApp } from '../support/app.factory';
+import { CrossChainFixtureModule } from '../fixtures/cross-chain.fixture';
 import {
   type ExecutionContext,
   type Inputs,
@@ -16,7 +16,7 @@ import {
   proxyExecution,
   type RawRequest,
   sendRaw,
-} from './platform-sdk';
+} from '../support/platform-sdk.helper';
 
 const USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const RECIPIENT = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';

@@ -1,11 +1,11 @@
 import { Logger } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { MiniAppMetadata } from '../src/core';
-import { createTestApp } from './app.factory';
-import { KitFixturesModule } from './fixtures/kit.fixtures';
-import { type DataError, expectDataError, send } from './fixtures/kit.helpers';
-import { exchange, parseAnswer } from './raw-http';
+import type { MiniAppMetadata } from '../../src/kit';
+import { createTestApp } from '../support/app.factory';
+import { KitFixturesModule } from '../fixtures/kit.fixture';
+import { type DataError, expectDataError, send } from '../support/kit.helper';
+import { exchange, parseAnswer } from '../support/raw-http.helper';
 
 const boot = (env: Record<string, string> = {}): Promise<NestFastifyApplication> =>
   createTestApp({ actions: [KitFixturesModule], env });

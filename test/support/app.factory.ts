@@ -1,12 +1,12 @@
 import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { AppModule } from '../src/app.module';
-import { APP_OPTIONS, createAdapter, setupApp } from '../src/app.setup';
-import { loadConfig } from '../src/config/app.config';
-import type { MiniAppDeclaration } from '../src/core';
-import { LOG_DESTINATION } from '../src/core/logging/root-logger';
-import { testLogs } from './log.capture';
+import { AppModule } from '../../src/app.module';
+import { APP_OPTIONS, createAdapter, setupApp } from '../../src/server/app.setup';
+import { loadConfig } from '../../src/config/app.config';
+import type { MiniAppDeclaration } from '../../src/kit';
+import { LOG_DESTINATION } from '../../src/telemetry/logging/root-logger';
+import { testLogs } from './log-capture.helper';
 
 export interface TestAppOptions {
   /** Environment variables on top of `NODE_ENV=test` and rate limits out of reach. */

@@ -10,8 +10,8 @@ import {
   defineMiniApp,
   type ExecutionResponse,
   RunAction,
-} from '../src/core';
-import { serializeUnsigned } from '../src/core/transaction/tx-serialization';
+} from '../../src/kit';
+import { serializeUnsigned } from '../../src/evm/transaction/tx-serialization';
 
 /** Debian's Chromium (`apt-get install chromium`); never a downloaded browser. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';

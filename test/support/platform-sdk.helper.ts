@@ -1,6 +1,6 @@
 import { once } from 'node:events';
-import type { ActionParameter, DynamicAction } from '../src/core';
-import { type RawAnswer, RawClient, parseAnswer } from './raw-http';
+import type { ActionParameter, DynamicAction } from '../../src/kit';
+import { type RawAnswer, RawClient, parseAnswer } from './raw-http.helper';
 
 /**
  * The requests the platform makes to a dynamic action, written byte for byte as

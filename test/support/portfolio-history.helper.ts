@@ -9,8 +9,8 @@ import {
   parseUnits,
   type TestClient,
 } from 'viem';
-import { deployToken, ERC20_ABI } from './evm/contracts';
-import type { LocalChain, LocalWallet } from './evm/local-chain';
+import { deployToken, ERC20_ABI } from '../../src/testing/evm/contracts';
+import type { LocalChain, LocalWallet } from '../../src/testing/evm/local-chain';
 
 export const HOUR = 3_600n;
 export const DAY = 86_400n;

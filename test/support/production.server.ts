@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
-const ROOT = join(__dirname, '..');
+const ROOT = join(__dirname, '..', '..');
 
 export interface ProductionBuild {
   /** The compiled entry point, run as the container runs dist/main.js. */

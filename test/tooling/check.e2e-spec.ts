@@ -4,11 +4,11 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { prepareDev, type DevSetup } from '../scripts/dev/dev-env';
-import { createTestApp } from './app.factory';
-import { FakeUpstream, reply } from './upstream.server';
+import { prepareDev, type DevSetup } from '../../scripts/dev/dev-env';
+import { createTestApp } from '../support/app.factory';
+import { FakeUpstream, reply } from '../support/upstream.server';
 
-const ROOT = join(__dirname, '..');
+const ROOT = join(__dirname, '..', '..');
 
 interface Run {
   code: number | null;

@@ -3,8 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { encodeFunctionData, erc20Abi, getAddress } from 'viem';
-import { ACTION_MODULES } from '../src/actions';
-import { createTestApp, postJson } from './app.factory';
+import { ACTION_MODULES } from '../../src/actions';
+import { createTestApp, postJson } from '../support/app.factory';
 import {
   describeWithBrowser,
   FAKE_WALLET,
@@ -12,11 +12,11 @@ import {
   launchChromium,
   TOKEN,
   TokenTransferModule,
-} from './debug-page.helpers';
-import { EveryTypeModule } from './fixtures/every-type.fixture';
-import { UploadFixtureModule } from './fixtures/upload.fixture';
+} from '../support/debug-page.helper';
+import { EveryTypeModule } from '../fixtures/every-type.fixture';
+import { UploadFixtureModule } from '../fixtures/upload.fixture';
 
-const SHOTS = join(__dirname, '..', 'test-results', 'debug-page');
+const SHOTS = join(__dirname, '..', '..', 'test-results', 'debug-page');
 const actions = [...ACTION_MODULES, TokenTransferModule, EveryTypeModule, UploadFixtureModule];
 
 describe('Debugger page switch and policy', () => {

@@ -5,15 +5,15 @@ import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { getAddress } from 'viem';
-import { bestSwapAction } from '../src/actions/best-swap/best-swap.action';
-import { sendTokenAction } from '../src/actions/send-token/send-token.action';
-import type { ActionSample } from '../src/core';
-import { prepareDev, type DevSetup } from '../scripts/dev/dev-env';
-import { createTestApp, postJson } from './app.factory';
-import { signAndSend } from './evm/wallet';
+import { bestSwapAction } from '../../src/actions/best-swap/best-swap.action';
+import { sendTokenAction } from '../../src/actions/send-token/send-token.action';
+import type { ActionSample } from '../../src/kit';
+import { prepareDev, type DevSetup } from '../../scripts/dev/dev-env';
+import { createTestApp, postJson } from '../support/app.factory';
+import { signAndSend } from '../../src/testing/evm/wallet';
 
-const ROOT = join(__dirname, '..');
-const DEFAULT_FILE = join(ROOT, 'src', 'config', 'chains.default.json');
+const ROOT = join(__dirname, '..', '..');
+const DEFAULT_FILE = join(ROOT, 'src', 'evm', 'chains', 'chains.default.json');
 
 type Entry = { tokens: Record<string, { address: string }>; routers: Record<string, string> };
 type Chains = Record<string, Entry & { nftCollection?: string; rpcUrl: string }>;

@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const ROOT = join(__dirname, '..');
+const ROOT = join(__dirname, '..', '..');
 /** What a team's checkout holds besides node_modules, which the copy links to. */
 const COPIED = ['src', 'test', 'scripts', 'package.json', '.prettierrc', 'eslint.config.mjs'];
 const COPIED_CONFIG = ['tsconfig.json', 'tsconfig.build.json', 'jest.config.js'];

@@ -1,5 +1,5 @@
-import { defaultTokenOptions } from '../../config/chains.config';
-import { ActionParam, defineAction, POSITIVE_DECIMAL_PATTERN } from '../../core';
+import { defaultTokenOptions } from '../../evm/chains/chains.config';
+import { ActionParam, defineAction, POSITIVE_DECIMAL_PATTERN } from '../../kit';
 import { WALLET_MINI_APP } from '../mini-apps';
 
 const CHAINS = { source: 43113 };

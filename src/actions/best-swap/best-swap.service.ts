@@ -16,7 +16,7 @@ import {
   rpcFailureKind,
   toBaseUnits,
   TransactionBuilder,
-} from '../../core';
+} from '../../kit';
 import { bestSwapAction, type BestSwapParams } from './best-swap.action';
 import { PAIR_ABI, SWAP_EXACT_TOKENS_FOR_TOKENS } from './uniswap-v2.abi';
 

@@ -1,6 +1,6 @@
 import { IsOptional, IsString, MinLength } from 'class-validator';
 import { resolve } from 'node:path';
-import { type Env, readEnv } from './env';
+import { type Env, readEnv } from '../../config/env';
 
 export const NFT_STORAGE_CONFIG = Symbol('NFT_STORAGE_CONFIG');
 

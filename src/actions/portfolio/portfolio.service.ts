@@ -6,7 +6,7 @@ import {
   type ActionResult,
   type RequestContext,
   ChainRpc,
-} from '../../core';
+} from '../../kit';
 import { findBlockAtTime, type BlockHeader } from './block-at-time';
 import { type ChainReader, TokenReadError, ViemChainReader } from './chain-reader';
 import { type PortfolioChain, toPortfolioChain } from './portfolio-chain';

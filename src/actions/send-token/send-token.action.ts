@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
-import { defaultTokenOptions } from '../../config/chains.config';
-import { ActionParam, defineAction, POSITIVE_DECIMAL_PATTERN } from '../../core';
+import { defaultTokenOptions } from '../../evm/chains/chains.config';
+import { ActionParam, defineAction, POSITIVE_DECIMAL_PATTERN } from '../../kit';
 import { WALLET_MINI_APP } from '../mini-apps';
 
 const CHAINS = { source: 43113 };

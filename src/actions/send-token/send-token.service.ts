@@ -6,7 +6,7 @@ import {
   fromBaseUnits,
   toBaseUnits,
   TransactionBuilder,
-} from '../../core';
+} from '../../kit';
 import { ERC20_TRANSFER } from './erc20.abi';
 import { sendTokenAction, type SendTokenParams } from './send-token.action';
 

@@ -1,5 +1,5 @@
 import { IsOptional, IsUrl } from 'class-validator';
-import { type Env, httpUrlRule, readEnv } from './env';
+import { type Env, httpUrlRule, readEnv } from '../../config/env';
 
 export const WEATHER_CONFIG = Symbol('WEATHER_CONFIG');
 

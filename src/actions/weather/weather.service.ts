@@ -1,5 +1,5 @@
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
-import { WEATHER_CONFIG, type WeatherConfig } from '../../config/weather.config';
+import { WEATHER_CONFIG, type WeatherConfig } from './weather.config';
 import {
   ActionException,
   type ActionResult,
@@ -9,7 +9,7 @@ import {
   ResultCache,
   ExternalHttp,
   UpstreamError,
-} from '../../core';
+} from '../../kit';
 import { describeWeatherCode } from './weather-codes';
 
 export interface Weather {

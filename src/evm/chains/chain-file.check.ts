@@ -1,8 +1,8 @@
 import { isURL } from 'class-validator';
 import { type Address, getAddress, isAddress } from 'viem';
-import { knownChain, viemDefinition } from '../chains/known-chains';
+import { knownChain, viemDefinition } from './known-chains';
 import type { ChainInfo, PoolInfo, TokenInfo } from './chains.config';
-import { type Env, httpUrlRule } from './env';
+import { type Env, httpUrlRule } from '../../config/env';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>

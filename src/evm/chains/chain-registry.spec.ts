@@ -2,9 +2,9 @@ import { Logger } from '@nestjs/common';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { refusal } from '../../test/action-refusal';
-import { chainsUnderTest } from '../../test/chain-registry.helper';
-import type { RequestContext } from '../core/action.types';
+import { refusal } from '../../testing/action-refusal';
+import { chainsUnderTest } from '../../testing/chain-registry.helper';
+import type { RequestContext } from '../../contract/action.types';
 import { declaredChains } from './chain-registry';
 
 const { registry } = chainsUnderTest();

@@ -1,15 +1,15 @@
 import { HttpStatus, Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { PublicClient } from 'viem';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import {
   type ChainInfo,
   CHAINS_CONFIG,
   type ChainsConfig,
   type TokenInfo,
-} from '../config/chains.config';
-import { ActionException } from '../core/action.exception';
-import type { ChainContext, RequestContext } from '../core/action.types';
-import { ChainRpc } from '../core/transaction/chain-rpc';
+} from './chains.config';
+import { ActionException } from '../../contract/action.exception';
+import type { ChainContext, RequestContext } from '../../contract/action.types';
+import { ChainRpc } from '../transaction/chain-rpc';
 import { knownChain } from './known-chains';
 import { isPrivateUrl } from './private-address';
 

@@ -4,8 +4,8 @@ import { resolve } from 'node:path';
 import type { Address } from 'viem';
 import { ChainFileChecker } from './chain-file.check';
 import defaults from './chains.default.json';
-import { type Env, readEnv } from './env';
-import { loadExternalConfig } from './external.config';
+import { type Env, readEnv } from '../../config/env';
+import { loadExternalConfig } from '../../config/external.config';
 
 export const CHAINS_CONFIG = Symbol('CHAINS_CONFIG');
 export const TRANSACTION_CONFIG = Symbol('TRANSACTION_CONFIG');

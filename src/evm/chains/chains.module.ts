@@ -1,8 +1,8 @@
 import { Global, Module } from '@nestjs/common';
-import { CHAINS_CONFIG, loadChainsConfig } from '../config/chains.config';
-import { ENV } from '../config/env';
-import { ExternalHttpModule } from '../core/http/external-http.module';
-import { ChainRpc } from '../core/transaction/chain-rpc';
+import { CHAINS_CONFIG, loadChainsConfig } from './chains.config';
+import { ENV } from '../../config/env';
+import { ExternalHttpModule } from '../../outbound/http/external-http.module';
+import { ChainRpc } from '../transaction/chain-rpc';
 import { ChainRegistry } from './chain-registry';
 
 /**

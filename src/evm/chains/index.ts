@@ -7,4 +7,4 @@ export {
 export { ChainsModule } from './chains.module';
 export { chainIdByName, MAX_CHAIN_TEXT, readChainValue, type ChainReading } from './chain-names';
 export { KNOWN_CHAINS, knownChain, type KnownChain } from './known-chains';
-export type { ChainInfo, PoolInfo, TokenInfo } from '../config/chains.config';
+export type { ChainInfo, PoolInfo, TokenInfo } from './chains.config';

@@ -1,5 +1,5 @@
 import { maxUint256 } from 'viem';
-import { ActionException } from '../action.exception';
+import { ActionException } from '../../contract/action.exception';
 import { fromBaseUnits, POSITIVE_DECIMAL_PATTERN, toBaseUnits } from './amounts';
 
 const unit = (decimals: number, symbol = 'TKN') => ({ param: 'amount', symbol, decimals });

@@ -1,5 +1,5 @@
 import { formatUnits, maxUint256, parseUnits } from 'viem';
-import { invalidParams } from '../action.exception';
+import { invalidParams } from '../../contract/action.exception';
 
 /**
  * Declared as a string parameter's `pattern`: a decimal with at least one non-zero digit, so

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { HttpRequestError } from 'viem';
-import type { ChainInfo, ChainsConfig } from '../../config/chains.config';
+import type { ChainInfo, ChainsConfig } from '../chains/chains.config';
 import { loadExternalConfig } from '../../config/external.config';
-import { UpstreamBounds } from '../http/upstream-bounds';
+import { UpstreamBounds } from '../../outbound/http/upstream-bounds';
 import { ChainRpc } from './chain-rpc';
 
 const CHAIN = { chainId: 43113, name: 'Fuji' } as ChainInfo;

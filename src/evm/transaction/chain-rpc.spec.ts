@@ -6,11 +6,11 @@ import {
   RpcRequestError,
   TimeoutError,
 } from 'viem';
-import { loadChainsConfig } from '../../config/chains.config';
+import { loadChainsConfig } from '../chains/chains.config';
 import { loadExternalConfig } from '../../config/external.config';
-import { UpstreamBounds } from '../http/upstream-bounds';
-import { UpstreamError } from '../http/upstream.error';
-import { UpstreamRefusal } from '../http/upstream-refusal.exception';
+import { UpstreamBounds } from '../../outbound/http/upstream-bounds';
+import { UpstreamError } from '../../outbound/http/upstream.error';
+import { UpstreamRefusal } from '../../outbound/http/upstream-refusal.exception';
 import { ChainRpc, rpcFailureKind } from './chain-rpc';
 import { RpcAnswerError } from './rpc-answers';
 

@@ -11,14 +11,14 @@ import {
   RpcRequestError,
   TimeoutError,
 } from 'viem';
-import { type ChainInfo, CHAINS_CONFIG, type ChainsConfig } from '../../config/chains.config';
-import { ActionException } from '../action.exception';
-import { type RpcFetch, UpstreamBounds } from '../http/upstream-bounds';
-import { findRefusal } from '../http/upstream-refusal.exception';
-import { UpstreamError } from '../http/upstream.error';
+import { type ChainInfo, CHAINS_CONFIG, type ChainsConfig } from '../chains/chains.config';
+import { ActionException } from '../../contract/action.exception';
+import { type RpcFetch, UpstreamBounds } from '../../outbound/http/upstream-bounds';
+import { findRefusal } from '../../outbound/http/upstream-refusal.exception';
+import { UpstreamError } from '../../outbound/http/upstream.error';
 import { checkRpcAnswers, RpcAnswerError } from './rpc-answers';
-import { limitLog } from '../logging/log-limiter';
-import { logText } from '../logging/log-text';
+import { limitLog } from '../../telemetry/logging/log-limiter';
+import { logText } from '../../telemetry/logging/log-text';
 
 export type RpcFailureKind = 'timeout' | 'unreachable' | 'rejected' | 'reverted' | 'malformed';
 

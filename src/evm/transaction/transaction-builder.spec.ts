@@ -8,12 +8,12 @@ import {
   type PublicClient,
   TimeoutError,
 } from 'viem';
-import type { TransactionConfig } from '../../config/chains.config';
+import type { TransactionConfig } from '../chains/chains.config';
 import { ChainRpc } from './chain-rpc';
 import { TransactionBuilder } from './transaction-builder';
 import { fromWagmiJson } from './tx-serialization';
-import { refusal } from '../../../test/action-refusal';
-import { chainsUnderTest } from '../../../test/chain-registry.helper';
+import { refusal } from '../../testing/action-refusal';
+import { chainsUnderTest } from '../../testing/chain-registry.helper';
 
 const TRANSFER = parseAbiItem('function transfer(address to, uint256 value) returns (bool)');
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';

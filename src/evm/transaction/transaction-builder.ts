@@ -1,13 +1,13 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { type AbiFunction, type Address, encodeFunctionData, type Hex } from 'viem';
-import { ChainRegistry } from '../../chains/chain-registry';
+import { ChainRegistry } from '../chains/chain-registry';
 import {
   type ChainInfo,
   TRANSACTION_CONFIG,
   type TransactionConfig,
-} from '../../config/chains.config';
-import { ActionException } from '../action.exception';
-import type { CrossChainInfo, ExecutionResponse, RequestContext } from '../action.types';
+} from '../chains/chains.config';
+import { ActionException } from '../../contract/action.exception';
+import type { CrossChainInfo, ExecutionResponse, RequestContext } from '../../contract/action.types';
 import { ChainRpc } from './chain-rpc';
 import { RpcAnswerError } from './rpc-answers';
 import { displayValue, serializeUnsigned, type UnsignedTransaction } from './tx-serialization';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { loadTransactionConfig, TRANSACTION_CONFIG } from '../../config/chains.config';
+import { loadTransactionConfig, TRANSACTION_CONFIG } from '../chains/chains.config';
 import { ENV } from '../../config/env';
 import { TransactionBuilder } from './transaction-builder';
 

@@ -1,5 +1,5 @@
 import { type Address, type Hex, serializeTransaction } from 'viem';
-import { jsonSafe } from '../json-safe';
+import { jsonSafe } from '../../contract/json-safe';
 
 /** What the backend hands a wallet: an unsigned EIP-1559 transaction, filled as far as it knows. */
 export interface UnsignedTransaction {

@@ -1,4 +1,4 @@
-import type { ActionParameter, ParamSpec } from '../action.types';
+import type { ActionParameter, ParamSpec } from '../../contract/action.types';
 import { type ParamKind, rule, unusedFields } from './param-kind';
 import { TEXT_FIELDS, UPLOAD_FIELDS } from './scalar.kinds';
 

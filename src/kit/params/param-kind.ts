@@ -1,5 +1,5 @@
 import { ValidateBy, type ValidationArguments } from 'class-validator';
-import type { ActionParameter, ParamSpec } from '../action.types';
+import type { ActionParameter, ParamSpec } from '../../contract/action.types';
 
 /**
  * What the kit knows of one parameter type: how text (a query string, a form field) becomes the

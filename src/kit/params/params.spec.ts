@@ -1,4 +1,4 @@
-import type { ActionParameter } from '../action.types';
+import type { ActionParameter } from '../../contract/action.types';
 import { changesFixedValue, convertParam } from '../param-conversion';
 import { toDate } from './datetime.kind';
 import { integerKind, toBigInt } from './integer.kind';

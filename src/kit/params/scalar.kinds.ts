@@ -1,7 +1,7 @@
 import { IsBoolean, IsIn, IsNumber, Max, Min } from 'class-validator';
 import { isAddress } from 'viem';
-import type { ActionParameter, ParamSpec } from '../action.types';
-import { readAddress } from '../address';
+import type { ActionParameter, ParamSpec } from '../../contract/action.types';
+import { readAddress } from '../../contract/address';
 import { toNumber } from './numeric-text';
 import { type ParamKind, rule, unusedFields } from './param-kind';
 

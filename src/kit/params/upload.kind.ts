@@ -1,5 +1,5 @@
 import type { ValidationArguments } from 'class-validator';
-import type { ActionParameter, ParamSpec } from '../action.types';
+import type { ActionParameter, ParamSpec } from '../../contract/action.types';
 import {
   acceptList,
   isUploadedFile,

@@ -11,10 +11,10 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { THROTTLE_CONFIG, type ThrottleConfig } from '../../config/throttle.config';
 import { ACTION_KEY } from '../action.decorator';
-import type { ActionDeclaration } from '../action.types';
-import { ActionException } from '../action.exception';
+import type { ActionDeclaration } from '../../contract/action.types';
+import { ActionException } from '../../contract/action.exception';
 import { readActionRequest } from '../action-request';
-import { ActionMetrics } from '../metrics/action-metrics';
+import { ActionMetrics } from '../../telemetry/metrics/action-metrics';
 
 interface ResolvedLimit {
   name: 'ip' | 'user';

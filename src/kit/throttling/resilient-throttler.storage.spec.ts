@@ -1,5 +1,5 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { ActionException } from '../action.exception';
+import { ActionException } from '../../contract/action.exception';
 import { ResilientThrottlerStorage } from './resilient-throttler.storage';
 
 const failing: ThrottlerStorage = {

@@ -1,6 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { ActionException } from '../action.exception';
+import { ActionException } from '../../contract/action.exception';
 import type { ThrottlerRecord } from './memory-throttler.storage';
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { ActionException } from '../action.exception';
+import type { ActionException } from '../../contract/action.exception';
 import { tooLarge } from './upload-errors';
 
 /**

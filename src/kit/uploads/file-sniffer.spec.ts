@@ -1,4 +1,4 @@
-import { gif, jpeg, pdf, png, webp } from '../../../test/uploads/sample-files';
+import { gif, jpeg, pdf, png, webp } from '../../testing/sample-files';
 import { acceptList, isUploadedFile, matchesAccept, sniffFile } from './file-sniffer';
 
 describe('sniffFile', () => {

@@ -1,8 +1,8 @@
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { UploadConfig } from '../../config/upload.config';
-import type { ActionParameter } from '../action.types';
-import { ActionException } from '../action.exception';
+import type { ActionParameter } from '../../contract/action.types';
+import { ActionException } from '../../contract/action.exception';
 import { ByteCap } from './byte-cap';
 import { badRequest, tooLarge } from './upload-errors';
 import { isUploadType } from '../params';

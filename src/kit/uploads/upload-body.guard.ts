@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { UPLOAD_CONFIG, type UploadConfig } from '../../config/upload.config';
 import { ACTION_KEY } from '../action.decorator';
-import type { ActionDeclaration } from '../action.types';
+import type { ActionDeclaration } from '../../contract/action.types';
 import { getDeclaredParams } from '../action-param.decorator';
 import { setMultipartBody } from '../action-request';
 import { readMultipart } from './multipart-reader';

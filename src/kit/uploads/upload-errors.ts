@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { ActionException } from '../action.exception';
+import { ActionException } from '../../contract/action.exception';
 
 export function tooLarge(error: string, param?: string): ActionException {
   return new ActionException(HttpStatus.PAYLOAD_TOO_LARGE, error, {

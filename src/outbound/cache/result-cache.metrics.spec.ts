@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ActionMetrics } from '../metrics/action-metrics';
+import { ActionMetrics } from '../../telemetry/metrics/action-metrics';
 import { MemoryCacheStore } from './cache.store';
 import { ResultCache } from './result-cache';
 

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { CACHE_CONFIG, type CacheConfig } from '../../config/cache.config';
-import { type JsonSafe, jsonSafe } from '../json-safe';
-import { limitLog } from '../logging/log-limiter';
-import { logText } from '../logging/log-text';
-import { ActionMetrics } from '../metrics/action-metrics';
+import { type JsonSafe, jsonSafe } from '../../contract/json-safe';
+import { limitLog } from '../../telemetry/logging/log-limiter';
+import { logText } from '../../telemetry/logging/log-text';
+import { ActionMetrics } from '../../telemetry/metrics/action-metrics';
 import { CacheStore } from './cache.store';
 
 /** What the cache itself reads of CACHE_CONFIG (the store's size is the store's business). */

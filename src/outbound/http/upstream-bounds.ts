@@ -9,9 +9,9 @@ import {
 import { LRUCache } from 'lru-cache';
 import { performance } from 'node:perf_hooks';
 import { EXTERNAL_CONFIG, type ExternalConfig } from '../../config/external.config';
-import { ActionMetrics, type UpstreamOutcome } from '../metrics/action-metrics';
-import { currentRequestId } from '../observability/request-scope';
-import { jsonRpcSpan, withUpstream } from '../tracing/upstream-spans';
+import { ActionMetrics, type UpstreamOutcome } from '../../telemetry/metrics/action-metrics';
+import { currentRequestId } from '../../telemetry/request-scope';
+import { jsonRpcSpan, withUpstream } from '../../telemetry/tracing/upstream-spans';
 import { HostPolicy } from './host-policy';
 import { UpstreamError } from './upstream.error';
 import { networkError, readAnswer, refuseRedirect } from './upstream-answer';

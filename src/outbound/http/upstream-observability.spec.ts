@@ -4,8 +4,8 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadExternalConfig } from '../../config/external.config';
-import { ActionMetrics } from '../metrics/action-metrics';
-import { enterScope } from '../observability/request-scope';
+import { ActionMetrics } from '../../telemetry/metrics/action-metrics';
+import { enterScope } from '../../telemetry/request-scope';
 import { ExternalHttp } from './external-http';
 import { UpstreamBounds } from './upstream-bounds';
 

@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { ActionException } from '../action.exception';
+import { ActionException } from '../../contract/action.exception';
 
 /** `busy`: the host's slots and queue are full; `unavailable`: its circuit is open. */
 export type RefusalReason = 'busy' | 'unavailable';

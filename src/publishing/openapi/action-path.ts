@@ -1,6 +1,6 @@
 import type { PathItemObject } from '@nestjs/swagger';
-import type { ActionDeclaration, ActionParameter } from '../action.types';
-import { jsonSafe } from '../json-safe';
+import type { ActionDeclaration, ActionParameter } from '../../contract/action.types';
+import { jsonSafe } from '../../contract/json-safe';
 import { actionParameters, actionRequestBody } from './action-request.schema';
 import { actionResponses } from './action-responses';
 import { asSchema, ref } from './json-schema';

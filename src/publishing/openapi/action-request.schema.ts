@@ -1,7 +1,7 @@
 import type { ExamplesObject, ParameterObject, RequestBodyObject } from '@nestjs/swagger';
-import type { ActionDeclaration, ActionParameter, ActionSample } from '../action.types';
-import { isUploadType } from '../params';
-import { jsonSafe } from '../json-safe';
+import type { ActionDeclaration, ActionParameter, ActionSample } from '../../contract/action.types';
+import { isUploadType } from '../../kit/params';
+import { jsonSafe } from '../../contract/json-safe';
 import { asSchema, type JsonSchema, ref } from './json-schema';
 import { paramSchema } from './param-schema';
 

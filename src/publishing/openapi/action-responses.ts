@@ -1,6 +1,6 @@
 import type { HeadersObject, ResponseObject, ResponsesObject } from '@nestjs/swagger';
-import type { ActionDeclaration } from '../action.types';
-import { codeFor } from '../error-mapping';
+import type { ActionDeclaration } from '../../contract/action.types';
+import { codeFor } from '../../contract/error-mapping';
 import { asSchema, type JsonSchema, ref } from './json-schema';
 
 const REQUEST_ID_HEADER: HeadersObject = {

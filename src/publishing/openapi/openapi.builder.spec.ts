@@ -1,7 +1,7 @@
-import { ActionParam } from '../action-param.decorator';
-import { defineAction } from '../action.decorator';
-import type { ActionDeclaration } from '../action.types';
-import { defineMiniApp } from '../mini-app';
+import { ActionParam } from '../../kit/action-param.decorator';
+import { defineAction } from '../../kit/action.decorator';
+import type { ActionDeclaration } from '../../contract/action.types';
+import { defineMiniApp } from '../../kit/mini-app';
 import type { JsonSchema } from './json-schema';
 import { buildOpenApiDocument, type OpenApiInput } from './openapi.builder';
 

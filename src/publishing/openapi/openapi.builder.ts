@@ -1,7 +1,7 @@
 import type { OpenAPIObject, PathsObject, SchemaObject } from '@nestjs/swagger';
-import type { ActionDeclaration } from '../action.types';
-import { getDeclaredParams } from '../action-param.decorator';
-import type { MiniAppDeclaration } from '../mini-app.types';
+import type { ActionDeclaration } from '../../contract/action.types';
+import { getDeclaredParams } from '../../kit/action-param.decorator';
+import type { MiniAppDeclaration } from '../../contract/mini-app.types';
 import { actionPath } from './action-path';
 import { asSchema } from './json-schema';
 import { paramsSchema } from './param-schema';

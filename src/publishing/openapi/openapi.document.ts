@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
-import type { ActionDeclaration } from '../action.types';
-import { ActionRegistry } from '../action.registry';
+import type { ActionDeclaration } from '../../contract/action.types';
+import { ActionRegistry } from '../../kit/action.registry';
 import { buildOpenApiDocument } from './openapi.builder';
 
 /** The service's OpenAPI document, built once at boot from the registry's declarations. */

@@ -1,7 +1,7 @@
-import type { ActionParameter } from '../action.types';
-import { bytesSize, integerRange, isUploadType } from '../params';
-import { toBigInt } from '../params/integer.kind';
-import { toDate } from '../params/datetime.kind';
+import type { ActionParameter } from '../../contract/action.types';
+import { bytesSize, integerRange, isUploadType } from '../../kit/params';
+import { toBigInt } from '../../kit/params/integer.kind';
+import { toDate } from '../../kit/params/datetime.kind';
 import type { JsonSchema } from './json-schema';
 
 const ADDRESS = '^0x[0-9a-fA-F]{40}$';

@@ -2,8 +2,8 @@ import { HttpStatus } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { AppConfig } from '../../config/app.config';
-import { ActionException } from '../action.exception';
-import { hostAllowed, hostParser, type ParsedHost } from './host-syntax';
+import { ActionException } from '../../contract/action.exception';
+import { hostAllowed, hostParser, type ParsedHost } from '../../contract/host-syntax';
 
 const ANY_HOST = 'anyHost';
 const FORWARDED_PROTOCOL = /^https?$/i;

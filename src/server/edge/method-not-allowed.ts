@@ -1,8 +1,8 @@
 import { HttpStatus, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ActionException } from '../action.exception';
-import { ActionRegistry } from '../action.registry';
+import { ActionException } from '../../contract/action.exception';
+import { ActionRegistry } from '../../kit/action.registry';
 
 /** What an action path answers: its metadata, its run, CORS preflights. */
 export const ACTION_PATH_METHODS = ['GET', 'HEAD', 'POST', 'OPTIONS'];

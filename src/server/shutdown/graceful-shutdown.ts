@@ -4,7 +4,7 @@ import { Server as NetServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import { HealthController } from '../health.controller';
-import { RedisStatus } from '../redis/redis.provider';
+import { RedisStatus } from '../../telemetry/redis/redis.provider';
 
 /** How long closing Redis may take on the way out when the shutdown itself went wrong. */
 const REDIS_CLOSE_MS = 500;

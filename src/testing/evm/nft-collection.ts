@@ -7,7 +7,7 @@ import type { Artifact } from './contracts';
 
 const SOURCE = join(__dirname, 'NftCollection.sol');
 /** Compiled once per source and compiler: later runs (and other workers) read the cached artifact. */
-const CACHE_DIR = join(__dirname, '..', '..', 'node_modules', '.cache', 'nft-collection');
+const CACHE_DIR = join(__dirname, '..', '..', '..', 'node_modules', '.cache', 'nft-collection');
 
 interface SolcOutput {
   errors?: { severity: string; formattedMessage: string }[];
