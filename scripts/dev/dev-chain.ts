@@ -15,7 +15,15 @@ import { nftCollectionArtifact } from '../../src/testing/evm/nft-collection';
 /** The chain every shipped action declares: the local chain passes for it, as in the e2e suites. */
 export const DEV_CHAIN_ID = 43113;
 export const DEV_CHAIN_PORT = 8545;
-const DEFAULT_CHAIN_FILE = join(__dirname, '..', '..', 'src', 'evm', 'chains', 'chains.default.json');
+const DEFAULT_CHAIN_FILE = join(
+  __dirname,
+  '..',
+  '..',
+  'src',
+  'evm',
+  'chains',
+  'chains.default.json',
+);
 
 export interface DevChainOptions {
   /** The id the local chain answers with and is listed under (default 43113, Avalanche Fuji). */

@@ -1,27 +1,32 @@
-export * from '../contract/action.types';
-export * from './action.decorator';
-export * from '../contract/mini-app.types';
-export { defineMiniApp, DEFAULT_MINI_APP_ICON } from './mini-app';
-export * from './action-param.decorator';
-export * from './inject-params.decorator';
-export * from '../contract/action.exception';
+/**
+ * The kit's public entry: everything an action author imports, and nothing more (at most 30
+ * names, kept by import-root.spec.ts). Chains and transactions beyond the builder are in
+ * src/evm; outbound calls beyond ExternalHttp and the result cache are in src/outbound.
+ */
+// Declaration: one object drives the route, validation, metadata, OpenAPI and conformance.
+export { ActionController, defineAction, RunAction, type ContextOf } from './action.decorator';
+export { defineMiniApp } from './mini-app';
+export type { MiniAppDeclaration } from '../contract/mini-app.types';
+// Parameters and context, injected into the one-line handler.
+export { ActionParam } from './action-param.decorator';
+export { ActionContext, ActionParams } from './inject-params.decorator';
+// The contract's types an action returns or receives.
+export type {
+  ActionDeclaration,
+  ActionResult,
+  ExecutionResponse,
+  RequestContext,
+  UserContext,
+} from '../contract/action.types';
 export type { UploadedFile, UploadedImage } from './uploads/uploaded-file';
-export { isDataResponse, isExecutionResponse } from '../contract/response-guards';
-export { ResultCache, type Cached } from '../outbound/cache/result-cache';
-export {
-  ExternalHttp,
-  fetchJson,
-  UpstreamError,
-  type UpstreamErrorKind,
-} from '../outbound/http/external-http';
-export { ExternalHttpModule } from '../outbound/http/external-http.module';
+// Errors: the contract's error envelope, and an outside service's failure.
+export { ActionException } from '../contract/action.exception';
+export { UpstreamError, UpstreamRefusal } from '../outbound';
+// Outbound HTTP and the result cache.
+export { ExternalHttp, ExternalHttpModule, ResultCache } from '../outbound';
+// Chains and transactions (the rest: src/evm).
+export { ChainRegistry, TransactionBuilder, TransactionModule } from '../evm';
+// Files an action serves, and logging an outside failure without flooding the log.
 export { fileAnswer, ServesImmutableFiles } from './immutable-file';
-export { UpstreamBounds } from '../outbound/http/upstream-bounds';
-export { UpstreamRefusal, type RefusalReason } from '../outbound/http/upstream-refusal.exception';
-export { normalizeKeyText } from '../outbound/cache/cache-key';
-export { limitLog, LogLimiter } from '../telemetry/logging/log-limiter';
-export { logStack, logText } from '../telemetry/logging/log-text';
-// One import root for action authors: transactions and chains are part of the kit.
-export * from '../evm/transaction';
-export * from '../evm/chains';
-export { jsonSafe, type JsonSafe } from '../contract/json-safe';
+export { limitLog } from '../telemetry/logging/log-limiter';
+export { logText } from '../telemetry/logging/log-text';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { ActionParameter, DynamicAction } from '../../src/kit';
+import type { ActionParameter, DynamicAction } from '../../src/contract/action.types';
 import { isUploadType } from '../../src/kit/params';
 import { type Delivery, encode } from './fuzz.encoding';
 import { invalidValue, validValue } from './param.arbitraries';

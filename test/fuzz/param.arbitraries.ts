@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { getAddress } from 'viem';
-import type { ActionParameter } from '../../src/kit';
+import type { ActionParameter } from '../../src/contract/action.types';
 import { bytesSize, integerRange } from '../../src/kit/params';
 import { invalidUpload, validUpload } from './upload.arbitraries';
 

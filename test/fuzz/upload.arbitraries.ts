@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { ActionParameter } from '../../src/kit';
+import type { ActionParameter } from '../../src/contract/action.types';
 import { parseAspectRatio } from '../../src/kit/params/upload.kind';
 import { pdf, png } from '../../src/testing/sample-files';
 

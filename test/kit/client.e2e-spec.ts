@@ -20,10 +20,10 @@ import {
   ActionParams,
   defineAction,
   type ExecutionResponse,
-  type MiniAppIndex,
   type RequestContext,
   RunAction,
 } from '../../src/kit';
+import { type MiniAppIndex } from '../../src/contract/mini-app.types';
 import { createTestApp } from '../support/app.factory';
 import { TEST_MINI_APP } from '../fixtures/mini-apps.fixture';
 

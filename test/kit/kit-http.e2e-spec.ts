@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { MiniAppIndex, MiniAppMetadata } from '../../src/kit';
+import type { MiniAppIndex } from '../../src/contract/mini-app.types';
+import type { MiniAppMetadata } from '../../src/contract/action.types';
 import { createTestApp } from '../support/app.factory';
 import { BAD_DECLARATIONS, TwoActionsOnOnePathModule } from '../fixtures/bad-declarations.fixture';
 import { FIXTURE_MINI_APPS, KITCHEN_SINK, TRANSFER } from '../fixtures/expected-metadata.fixture';

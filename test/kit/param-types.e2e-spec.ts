@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { getDeclaredParams } from '../../src/kit';
+import { getDeclaredParams } from '../../src/kit/action-param.decorator';
 import { createTestApp, postJson } from '../support/app.factory';
 import { EveryTypeModule, EveryTypeParams, type Typed } from '../fixtures/every-type.fixture';
 

@@ -5,13 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ACTION_MODULES } from '../../src/actions';
 import { CalculatorModule } from '../../src/actions/calculator/calculator.module';
-import {
-  ActionController,
-  type ActionResult,
-  defineAction,
-  type DynamicAction,
-  RunAction,
-} from '../../src/kit';
+import { ActionController, type ActionResult, defineAction, RunAction } from '../../src/kit';
+import { type DynamicAction } from '../../src/contract/action.types';
 import { ActionRegistry } from '../../src/kit/action.registry';
 import { createTestApp } from '../support/app.factory';
 import { FUZZ_ENV } from '../fuzz/fuzz.setup';

@@ -4,7 +4,7 @@ import { decodeFunctionData, parseTransaction } from 'viem';
 import { CalculatorModule } from '../../src/actions/calculator/calculator.module';
 import { ERC20_TRANSFER } from '../../src/actions/send-token/erc20.abi';
 import { SendTokenModule } from '../../src/actions/send-token/send-token.module';
-import type { DynamicAction } from '../../src/kit';
+import type { DynamicAction } from '../../src/contract/action.types';
 import { createTestApp } from '../support/app.factory';
 import { CrossChainFixtureModule } from '../fixtures/cross-chain.fixture';
 import {

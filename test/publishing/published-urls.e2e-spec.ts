@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { MiniAppMetadata } from '../../src/kit';
+import type { MiniAppMetadata } from '../../src/contract/action.types';
 import { createTestApp } from '../support/app.factory';
 import { KitFixturesModule } from '../fixtures/kit.fixture';
 import { type DataError, expectDataError, send } from '../support/kit.helper';

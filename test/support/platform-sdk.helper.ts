@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { ActionParameter, DynamicAction } from '../../src/kit';
+import type { ActionParameter, DynamicAction } from '../../src/contract/action.types';
 import { type RawAnswer, RawClient, parseAnswer } from './raw-http.helper';
 
 /**

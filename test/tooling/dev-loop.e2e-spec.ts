@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { getAddress } from 'viem';
 import { bestSwapAction } from '../../src/actions/best-swap/best-swap.action';
 import { sendTokenAction } from '../../src/actions/send-token/send-token.action';
-import type { ActionSample } from '../../src/kit';
+import type { ActionSample } from '../../src/contract/action.types';
 import { prepareDev, type DevSetup } from '../../scripts/dev/dev-env';
 import { createTestApp, postJson } from '../support/app.factory';
 import { signAndSend } from '../../src/testing/evm/wallet';

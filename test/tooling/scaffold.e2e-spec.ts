@@ -87,7 +87,7 @@ describe('npm run new:action (in a copy of the project)', () => {
       [['2fa'], /"2fa" is not kebab-case/],
       [['calculator'], /"calculator" is taken: src\/actions\/calculator already exists/],
       [['index'], /"index" is taken: src\/actions\/index\.ts already exists/],
-      [['kit-http'], /"kit-http" is taken: test\/kit-http\.e2e-spec\.ts already exists/],
+      [['kit-http'], /"kit-http" is taken: test\/kit\/kit-http\.e2e-spec\.ts already exists/],
       [['metadata'], /\/api\/metadata is a route the service answers itself/],
       [['fresh', '--mini-app', 'Tools'], /mini-app id "Tools" must be lower-case/],
       [['fresh', '--mode', 'mint'], /--mode must be data or transaction, not "mint"/],
@@ -126,8 +126,8 @@ describe('npm run new:action (in a copy of the project)', () => {
         'src/actions/hello-note',
         'src/actions/tip-jar',
         'src/assets/icons/hello-note.svg',
-        'test/hello-note.e2e-spec.ts',
-        'test/tip-jar.e2e-spec.ts',
+        'test/actions/hello-note.e2e-spec.ts',
+        'test/actions/tip-jar.e2e-spec.ts',
         ...['action', 'controller', 'module', 'service', 'service.spec'].flatMap((kind) => [
           `src/actions/hello-note/hello-note.${kind}.ts`,
           `src/actions/tip-jar/tip-jar.${kind}.ts`,
@@ -165,8 +165,8 @@ describe('npm run new:action (in a copy of the project)', () => {
       'src/actions/tip-jar',
       'src/actions/index.ts',
       'src/actions/mini-apps.ts',
-      'test/hello-note.e2e-spec.ts',
-      'test/tip-jar.e2e-spec.ts',
+      'test/actions/hello-note.e2e-spec.ts',
+      'test/actions/tip-jar.e2e-spec.ts',
     ];
     expectSuccess(await node('eslint/bin/eslint.js', '--max-warnings=0', ...generated));
 
@@ -174,8 +174,8 @@ describe('npm run new:action (in a copy of the project)', () => {
     const specs = [
       'src/actions/hello-note',
       'src/actions/tip-jar',
-      'test/hello-note',
-      'test/tip-jar',
+      'test/actions/hello-note',
+      'test/actions/tip-jar',
     ];
     const jest = await node(
       'jest/bin/jest.js',

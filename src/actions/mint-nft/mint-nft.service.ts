@@ -7,7 +7,7 @@ import {
   type ContextOf,
   TransactionBuilder,
 } from '../../kit';
-import type { ChainInfo } from '../../evm/chains/chains.config';
+import type { ChainInfo } from '../../evm';
 import { ERC721_SAFE_MINT } from './erc721-mint.abi';
 import { mintNftAction, type MintNftParams } from './mint-nft.action';
 import { ContentStore } from './storage/content-store';

@@ -5,11 +5,11 @@ import {
   type ActionResult,
   limitLog,
   logText,
-  normalizeKeyText,
   ResultCache,
   ExternalHttp,
   UpstreamError,
 } from '../../kit';
+import { normalizeKeyText } from '../../outbound';
 import { describeWeatherCode } from './weather-codes';
 
 export interface Weather {
