@@ -41,7 +41,8 @@ export function typeProblem(type: unknown): string | undefined {
   return `has unknown type "${text}"`;
 }
 
-export const isUploadType = (type: string): boolean => type === 'file' || type === 'image';
+// Defined beside the uploads, which read it: params → uploads, never back.
+export { isUploadType } from '../uploads/uploaded-file';
 
 export { integerRange } from './integer.kind';
 export { bytesSize } from './bytes.kind';

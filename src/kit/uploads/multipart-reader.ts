@@ -5,9 +5,8 @@ import type { ActionParameter } from '../../contract/action.types';
 import { ActionException } from '../../contract/action.exception';
 import { ByteCap } from './byte-cap';
 import { badRequest, tooLarge } from './upload-errors';
-import { isUploadType } from '../params';
 import { sniffFile } from './file-sniffer';
-import type { UploadedFile } from './uploaded-file';
+import { isUploadType, type UploadedFile } from './uploaded-file';
 
 /** What a multipart body carried: text fields by name, and the files of each upload parameter. */
 export interface MultipartBody {

@@ -15,3 +15,6 @@ export interface UploadedImage extends UploadedFile {
   width: number;
   height: number;
 }
+
+/** Whether a declared parameter type is read from a multipart body: `file` and `image`. */
+export const isUploadType = (type: string): boolean => type === 'file' || type === 'image';
