@@ -7,7 +7,13 @@ import { createTestApp, postJson } from '../support/app.factory';
 import { ADDRESS } from '../fixtures/kit.fixture';
 import { handled, UploadFixtureModule } from '../fixtures/upload.fixture';
 import { gif, jpeg, pdf, png, webp } from '../../src/testing/sample-files';
-import { chunked, formBody, type FormValue, RawUpload, requestHead } from '../support/multipart.helper';
+import {
+  chunked,
+  formBody,
+  type FormValue,
+  RawUpload,
+  requestHead,
+} from '../support/multipart.helper';
 
 const PATH = '/api/upload';
 const MAX_BYTES = 65_536;

@@ -1,6 +1,10 @@
 import { httpGet, httpPost } from '../support/http-client.helper';
 import { OtlpReceiver, type ReceivedSpan } from '../support/otlp.receiver';
-import { buildProduction, type ProductionBuild, ProductionServer } from '../support/production.server';
+import {
+  buildProduction,
+  type ProductionBuild,
+  ProductionServer,
+} from '../support/production.server';
 import { parseExposition, valueOf } from '../support/prometheus.helper';
 import Redis from 'ioredis';
 import {

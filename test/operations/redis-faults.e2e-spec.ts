@@ -3,7 +3,12 @@ import type { ChildProcess } from 'node:child_process';
 import { ResultCache } from '../../src/kit';
 import type { Readiness } from '../../src/server/health.controller';
 import { createTestApp } from '../support/app.factory';
-import { describeWithRedis, freePort, startRedisServer, stopRedisServer } from '../support/redis.helper';
+import {
+  describeWithRedis,
+  freePort,
+  startRedisServer,
+  stopRedisServer,
+} from '../support/redis.helper';
 
 const CALC = '/api/calculator?operation=add&a=1&b=2';
 

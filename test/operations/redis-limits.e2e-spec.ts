@@ -2,7 +2,12 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Redis from 'ioredis';
 import { ResultCache } from '../../src/kit';
 import { createTestApp } from '../support/app.factory';
-import { deleteKeys, describeWithRedis, REDIS_TEST_URL, runKeyPrefix } from '../support/redis.helper';
+import {
+  deleteKeys,
+  describeWithRedis,
+  REDIS_TEST_URL,
+  runKeyPrefix,
+} from '../support/redis.helper';
 
 const CALC = '/api/calculator?operation=add&a=1&b=2';
 /** This run's keys only: the database is REDIS_TEST_URL's, other runs may be using it. */

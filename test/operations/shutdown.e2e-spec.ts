@@ -1,5 +1,9 @@
 import { Agent } from 'node:http';
-import { buildProduction, type ProductionBuild, ProductionServer } from '../support/production.server';
+import {
+  buildProduction,
+  type ProductionBuild,
+  ProductionServer,
+} from '../support/production.server';
 import { freePort } from '../support/redis.helper';
 import {
   CALCULATOR,

@@ -7,7 +7,13 @@ import { declaredActions } from '../../src/testing';
 import { createTestApp, postJson } from '../support/app.factory';
 import { EveryTypeModule } from '../fixtures/every-type.fixture';
 import { KitFixturesModule } from '../fixtures/kit.fixture';
-import { type Doc, fetchDocument, paramsOf, resolve, validateOpenApi } from '../support/openapi.helper';
+import {
+  type Doc,
+  fetchDocument,
+  paramsOf,
+  resolve,
+  validateOpenApi,
+} from '../support/openapi.helper';
 
 /** Debian's Chromium (see .ci/run). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -1,12 +1,7 @@
 import { HttpStatus, Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { PublicClient } from 'viem';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
-import {
-  type ChainInfo,
-  CHAINS_CONFIG,
-  type ChainsConfig,
-  type TokenInfo,
-} from './chains.config';
+import { type ChainInfo, CHAINS_CONFIG, type ChainsConfig, type TokenInfo } from './chains.config';
 import { ActionException } from '../../contract/action.exception';
 import type { ChainContext, RequestContext } from '../../contract/action.types';
 import { ChainRpc } from '../transaction/chain-rpc';

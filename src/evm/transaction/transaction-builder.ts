@@ -7,7 +7,11 @@ import {
   type TransactionConfig,
 } from '../chains/chains.config';
 import { ActionException } from '../../contract/action.exception';
-import type { CrossChainInfo, ExecutionResponse, RequestContext } from '../../contract/action.types';
+import type {
+  CrossChainInfo,
+  ExecutionResponse,
+  RequestContext,
+} from '../../contract/action.types';
 import { ChainRpc } from './chain-rpc';
 import { RpcAnswerError } from './rpc-answers';
 import { displayValue, serializeUnsigned, type UnsignedTransaction } from './tx-serialization';
