@@ -10,7 +10,7 @@ import { readMultipart } from './multipart-reader';
 
 /**
  * Reads an action's multipart body once the origin check and the rate limits have let the request
- * through (guards run in the order CoreModule lists them): a refused upload is never read. Its
+ * through (guards run in the order KitModule lists them): a refused upload is never read. Its
  * fields and files then stand in for a JSON body, `_sdk_context` for the body's context.
  */
 @Injectable()
