@@ -143,6 +143,18 @@ describe('the layers of src/', () => {
     expect(over).toEqual([]);
   });
 
+  it('keeps the local chain (hardhat, solc: devDependencies) to src/testing/evm', () => {
+    const chainTools = join(SRC, 'testing', 'evm');
+    const outside = FILES.filter((file) => !file.path.startsWith(chainTools + sep))
+      .filter((file) =>
+        /from '(?:hardhat|solc)[/']|require\('(?:hardhat|solc)[/']/.test(
+          readFileSync(file.path, 'utf8'),
+        ),
+      )
+      .map((file) => name(file.path));
+    expect(outside).toEqual([]);
+  });
+
   it('finds the imports it checks (a guard against a broken pattern)', () => {
     const kit = FILES.filter((file) => file.folder === 'kit');
     expect(kit.length).toBeGreaterThan(20);
