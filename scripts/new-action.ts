@@ -17,7 +17,7 @@ function report(result: ScaffoldResult, mode: ActionMode, name: string): string 
       : `It joins the mini-app "${miniApp.id}" (${miniApp.constant}).`,
     '',
     'Next:',
-    `  npx jest src/actions/${name} test/${name}.e2e-spec.ts   # its unit and e2e specs, passing as generated`,
+    `  npx jest src/actions/${name} test/actions/${name}.e2e-spec.ts   # its unit and e2e specs, passing as generated`,
     `  edit src/actions/${name}/${name}.action.ts (parameters, samples) and ${name}.service.ts (the work)`,
   ];
   if (miniApp.created) {

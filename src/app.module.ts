@@ -3,9 +3,9 @@ import { ACTION_MODULES } from './actions';
 import { MINI_APPS } from './actions/mini-apps';
 import type { AppConfig } from './config/app.config';
 import type { Env } from './config/env';
-import { CoreModule } from './core/core.module';
+import { CoreModule } from './server/core.module';
 import { DebugModule } from './debug/debug.module';
-import type { MiniAppDeclaration } from './core/mini-app.types';
+import type { MiniAppDeclaration } from './contract/mini-app.types';
 
 export interface AppModuleOptions {
   config: AppConfig;

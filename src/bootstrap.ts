@@ -2,11 +2,11 @@ import { ConsoleLogger, Logger, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
-import { APP_OPTIONS, createAdapter, setupApp } from './app.setup';
+import { APP_OPTIONS, createAdapter, setupApp } from './server/app.setup';
 import { loadConfig } from './config/app.config';
-import type { MiniAppDeclaration } from './core/mini-app.types';
-import { MetricsServer } from './core/metrics/metrics.server';
-import { GracefulShutdown } from './core/shutdown/graceful-shutdown';
+import type { MiniAppDeclaration } from './contract/mini-app.types';
+import { MetricsServer } from './telemetry/metrics/metrics.server';
+import { GracefulShutdown } from './server/shutdown/graceful-shutdown';
 
 export interface BootstrapOptions {
   /** Served instead of the shipped actions (the bench serves generated ones beside them). */

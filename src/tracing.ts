@@ -5,14 +5,14 @@
  * not even loaded.
  */
 import { loadTracingConfig } from './config/tracing.config';
-import type * as TracingSdk from './core/tracing/tracing.sdk';
+import type * as TracingSdk from './telemetry/tracing/tracing.sdk';
 
 try {
   const config = loadTracingConfig(process.env);
   if (config.exporter !== 'none') {
     // A require, not an import: the SDK loads only when tracing is on, and before the app.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const sdk = require('./core/tracing/tracing.sdk') as typeof TracingSdk;
+    const sdk = require('./telemetry/tracing/tracing.sdk') as typeof TracingSdk;
     sdk.startTracing(config);
   }
 } catch (error) {

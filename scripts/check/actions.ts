@@ -1,6 +1,6 @@
-import type { ActionParameter } from '../../src/core/action.types';
+import type { ActionParameter } from '../../src/contract/action.types';
 import { validFiles } from '../../src/testing/conformance/conformance.values';
-import { PROXY_HEADERS } from '../../src/testing/platform-rules';
+import { PROXY_HEADERS } from '../../src/publishing/platform-rules';
 import { type Answer, jsonOf, NoAnswer, timedRequest } from './http';
 import type { CheckOptions } from './options';
 import type { Row } from './rows';

@@ -1,5 +1,5 @@
-import type { ActionParameter } from '../../src/core/action.types';
-import { checkPlatformMetadata } from '../../src/testing/platform-metadata';
+import type { ActionParameter } from '../../src/contract/action.types';
+import { checkPlatformMetadata } from '../../src/publishing/platform-metadata';
 import { type ActionUnderCheck, checkAction, type Sample } from './actions';
 import { jsonOf, NoAnswer, timedRequest } from './http';
 import type { CheckOptions } from './options';

@@ -2,20 +2,28 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Address } from 'viem';
-import { deploy } from '../../test/evm/contracts';
+import { deploy } from '../../src/testing/evm/contracts';
 import {
   deployDexFixture,
   type DexFixture,
   fixtureChainEntry,
   fundUser,
-} from '../../test/evm/dex-fixture';
-import { type LocalChain, startLocalChain } from '../../test/evm/local-chain';
-import { nftCollectionArtifact } from '../../test/evm/nft-collection';
+} from '../../src/testing/evm/dex-fixture';
+import { type LocalChain, startLocalChain } from '../../src/testing/evm/local-chain';
+import { nftCollectionArtifact } from '../../src/testing/evm/nft-collection';
 
 /** The chain every shipped action declares: the local chain passes for it, as in the e2e suites. */
 export const DEV_CHAIN_ID = 43113;
 export const DEV_CHAIN_PORT = 8545;
-const DEFAULT_CHAIN_FILE = join(__dirname, '..', '..', 'src', 'config', 'chains.default.json');
+const DEFAULT_CHAIN_FILE = join(
+  __dirname,
+  '..',
+  '..',
+  'src',
+  'evm',
+  'chains',
+  'chains.default.json',
+);
 
 export interface DevChainOptions {
   /** The id the local chain answers with and is listed under (default 43113, Avalanche Fuji). */

@@ -4,7 +4,7 @@ import type { ModeTemplates, TemplateInput } from './templates';
 export function dataTemplates({ names, miniAppConstant }: TemplateInput): ModeTemplates {
   const { kebab, pascal, camel, title } = names;
   return {
-    action: `import { ActionParam, defineAction } from '../../core';
+    action: `import { ActionParam, defineAction } from '../../kit';
 import { ${miniAppConstant} } from '../mini-apps';
 
 export class ${pascal}Params {
@@ -31,7 +31,7 @@ export const ${camel}Action = defineAction({
 });
 `,
     service: `import { Injectable } from '@nestjs/common';
-import type { ActionResult, RequestContext } from '../../core';
+import type { ActionResult, RequestContext } from '../../kit';
 import type { ${pascal}Params } from './${kebab}.action';
 
 /** What the action answers in \`data\`. */

@@ -1,7 +1,14 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DEFAULT_MINI_APP_ICON, MINI_APP_ID, MINI_APP_LIMITS } from '../../src/core/mini-app';
-import { reservedPathOf } from '../../src/core/declaration.check';
+import { DEFAULT_MINI_APP_ICON, MINI_APP_ID, MINI_APP_LIMITS } from '../../src/kit/mini-app';
+import { reservedPathOf } from '../../src/kit/declaration.check';
 import { actionNames, miniAppConstant, nameProblem } from './names';
 import { declaredMiniApps, declaredPaths, withActionModule, withMiniApp } from './project';
 import { type ActionMode, actionFiles } from './templates';
@@ -30,7 +37,12 @@ const ICONS = 'src/assets/icons';
 
 /** Refuses a name that is taken, in any of the places the action's files and path would go. */
 function assertFree(root: string, name: string, path: string, moduleClass: string): void {
-  const taken = [`src/actions/${name}`, `src/actions/${name}.ts`, `test/${name}.e2e-spec.ts`];
+  // The e2e spec goes to test/actions/, but a spec of the same name in any test folder is taken too.
+  const testFolders = readdirSync(join(root, 'test'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => `test/${entry.name}`);
+  const specs = ['test/actions', ...testFolders].map((folder) => `${folder}/${name}.e2e-spec.ts`);
+  const taken = [`src/actions/${name}`, `src/actions/${name}.ts`, ...specs];
   const existing = taken.find((file) => existsSync(join(root, file)));
   if (existing) throw new ScaffoldError(`"${name}" is taken: ${existing} already exists`);
   if (reservedPathOf(path) !== undefined)

@@ -47,7 +47,7 @@ export function actionFiles(mode: ActionMode, input: TemplateInput): Record<stri
     [`${dir}/${kebab}.controller.ts`]: controller(input.names, modeFiles),
     [`${dir}/${kebab}.module.ts`]: actionModule(input.names, modeFiles),
     [`${dir}/${kebab}.service.spec.ts`]: modeFiles.serviceSpec,
-    [`test/${kebab}.e2e-spec.ts`]: e2eSpec(input.names, modeFiles),
+    [`test/actions/${kebab}.e2e-spec.ts`]: e2eSpec(input.names, modeFiles),
   };
 }
 
@@ -60,7 +60,7 @@ function controller({ kebab, pascal, camel }: ActionNames, mode: ModeTemplates):
   ${returns.kitImport},
   type ContextOf,
   RunAction,
-} from '../../core';
+} from '../../kit';
 import { ${camel}Action, ${pascal}Params } from './${kebab}.action';
 import { ${returns.serviceImport ?? ''}${pascal}Service } from './${kebab}.service';
 
@@ -96,8 +96,8 @@ export class ${pascal}Module {}
 function e2eSpec({ kebab, title }: ActionNames, mode: ModeTemplates): string {
   const setup = mode.e2eSetup ?? APP_SETUP;
   return `import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-${mode.e2eImports}import { describeActionConformance } from '../src/testing';
-import { createTestApp, postJson } from './app.factory';
+${mode.e2eImports}import { describeActionConformance } from '../../src/testing';
+import { createTestApp, postJson } from '../support/app.factory';
 
 const PATH = '/api/${kebab}';
 

@@ -12,7 +12,8 @@ export function transactionTemplates({ names, miniAppConstant }: TemplateInput):
   const { kebab, pascal, camel, title } = names;
   return {
     action: `import type { Address } from 'viem';
-import { ActionParam, defineAction, POSITIVE_DECIMAL_PATTERN } from '../../core';
+import { POSITIVE_DECIMAL_PATTERN } from '../../evm';
+import { ActionParam, defineAction } from '../../kit';
 import { ${miniAppConstant} } from '../mini-apps';
 
 export class ${pascal}Params {
@@ -52,13 +53,13 @@ export const ${camel}Action = defineAction({
 });
 `,
     service: `import { Injectable } from '@nestjs/common';
+import { toBaseUnits } from '../../evm';
 import {
   ChainRegistry,
   type ContextOf,
   type ExecutionResponse,
-  toBaseUnits,
   TransactionBuilder,
-} from '../../core';
+} from '../../kit';
 import { ${camel}Action, type ${pascal}Params } from './${kebab}.action';
 
 /** A plain value transfer of the chain's native coin, signed by the acting user. */
@@ -92,10 +93,10 @@ export class ${pascal}Service {
 }
 `,
     serviceSpec: `import { parseTransaction } from 'viem';
-import { loadTransactionConfig } from '../../config/chains.config';
-import { TransactionBuilder, type UserContext } from '../../core';
-import { refusal } from '../../../test/action-refusal';
-import { chainsUnderTest } from '../../../test/chain-registry.helper';
+import { loadTransactionConfig } from '../../evm';
+import { TransactionBuilder, type UserContext } from '../../kit';
+import { refusal } from '../../testing/action-refusal';
+import { chainsUnderTest } from '../../testing/chain-registry.helper';
 import { ${pascal}Service } from './${kebab}.service';
 
 const context: UserContext = { requestId: 'r', userAddress: '${USER}' };
@@ -137,10 +138,10 @@ describe('${pascal}Service', () => {
 });
 `,
     returns: { type: 'Promise<ExecutionResponse>', kitImport: 'type ExecutionResponse' },
-    moduleImports: { names: 'TransactionModule', from: '../../core' },
+    moduleImports: { names: 'TransactionModule', from: '../../kit' },
     e2eImports: `import { parseTransaction } from 'viem';
-import type { ExecutionResponse } from '../src/core';
-import { type LocalChain, startLocalChain } from './evm/local-chain';
+import type { ExecutionResponse } from '../../src/kit';
+import { type LocalChain, startLocalChain } from '../../src/testing/evm/local-chain';
 `,
     e2eSetup: {
       declare: '  let chain: LocalChain;\n',

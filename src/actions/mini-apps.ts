@@ -1,4 +1,4 @@
-import { defineMiniApp, type MiniAppDeclaration } from '../core';
+import { defineMiniApp, type MiniAppDeclaration } from '../kit';
 
 /** Everyday lookups that need no wallet: calculator, user lookup, weather. */
 export const TOOLS_MINI_APP = defineMiniApp({

@@ -4,7 +4,7 @@ import type {
   ExecutionResponse,
   ParamValue,
   TransactionErrorBody,
-} from '../core/action.types';
+} from '../contract/action.types';
 
 /** The part of a fetch answer the client reads; the global `Response` satisfies it. */
 export interface FetchResponseLike {

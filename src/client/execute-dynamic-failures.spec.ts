@@ -1,4 +1,4 @@
-import type { DynamicAction } from '../core/action.types';
+import type { DynamicAction } from '../contract/action.types';
 import type { FetchLike } from './client.types';
 import { executeDynamic } from './execute-dynamic';
 import { isDataResponse } from './response-kinds';

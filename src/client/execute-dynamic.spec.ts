@@ -1,4 +1,4 @@
-import type { DynamicAction, ExecutionResponse } from '../core/action.types';
+import type { DynamicAction, ExecutionResponse } from '../contract/action.types';
 import type { FetchInit, FetchLike } from './client.types';
 import { executeDynamic } from './execute-dynamic';
 import { isDataResponse, isTransactionError, isTransactionResponse } from './response-kinds';

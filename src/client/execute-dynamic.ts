@@ -1,4 +1,4 @@
-import type { DynamicAction, DynamicActionDataResponse } from '../core/action.types';
+import type { DynamicAction, DynamicActionDataResponse } from '../contract/action.types';
 import type {
   ActionValues,
   DataModeAction,

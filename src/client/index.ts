@@ -23,4 +23,4 @@ export type {
   ParamOption,
   ParamValue,
   TransactionErrorBody,
-} from '../core/action.types';
+} from '../contract/action.types';

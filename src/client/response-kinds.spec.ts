@@ -1,4 +1,4 @@
-import { isDataResponse as coreIsData, isExecutionResponse } from '../core/response-guards';
+import { isDataResponse as coreIsData, isExecutionResponse } from '../contract/response-guards';
 import { isDataResponse, isTransactionError, isTransactionResponse } from './response-kinds';
 
 describe('client response guards', () => {

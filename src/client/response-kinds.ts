@@ -1,10 +1,10 @@
-import type { TransactionErrorBody } from '../core/action.types';
+import type { TransactionErrorBody } from '../contract/action.types';
 
 // The guards live beside the server's interceptor, which relies on the same definitions.
 export {
   isDataResponse,
   isExecutionResponse as isTransactionResponse,
-} from '../core/response-guards';
+} from '../contract/response-guards';
 
 /** A transaction-mode error body: `{error, code, details?}`, with no `success` field. */
 export function isTransactionError(value: unknown): value is TransactionErrorBody {

@@ -1,5 +1,5 @@
 import { ValidateBy } from 'class-validator';
-import { type HostPattern, parseHostPattern } from '../core/edge/host-syntax';
+import { type HostPattern, parseHostPattern } from '../contract/host-syntax';
 
 /** Rules of the core service's variables that reach across one value (docs/configuration.md). */
 interface TimingVars {

@@ -12,7 +12,7 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
-import type { HostPattern } from '../core/edge/host-syntax';
+import type { HostPattern } from '../contract/host-syntax';
 import { type Env, httpUrlRule, readEnv, toBool, toInt } from './env';
 import { MAX_PUBLISHED_URL_LENGTH } from './mini-apps.config';
 import {

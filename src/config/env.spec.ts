@@ -1,7 +1,5 @@
 import { loadConfig } from './app.config';
-import { loadPricesConfig } from './prices.config';
 import { redactUrl, shownValue } from './redact-url';
-import { loadWeatherConfig } from './weather.config';
 
 /** The boot error a configuration loader throws, as main.ts prints it. */
 function bootError(load: () => unknown): string {
@@ -30,36 +28,6 @@ describe('boot errors never echo secrets of URL-valued settings', () => {
     const message = bootError(() => loadConfig({ [name]: value }));
     expect(message).toContain(`${name}=${shown}:`);
     expect(message).not.toMatch(/hunter2|p@ss|admin|prod/);
-  });
-
-  it.each([
-    ['PRICE_API_URL', 'ftp://user:s3cret@prices.example/v3/simple/price?key=s3cret'],
-    ['PRICE_API_URL', 'https://prices.example/v3 /price?x_cg_pro_api_key=s3cret'],
-    ['PRICE_API_URL', 'prices.example/v3/simple/price?key=s3cret'],
-  ])('%s=%s never shows its path, query or credentials', (name, value) => {
-    const message = bootError(() => loadPricesConfig({ [name]: value }));
-    expect(message).toContain(`${name}=`);
-    expect(message).not.toMatch(/s3cret|simple|user/);
-  });
-
-  it.each([
-    ['WEATHER_GEOCODING_URL', 'https://geo example.com/v1/search?apikey=s3cret'],
-    ['WEATHER_FORECAST_URL', 'https://[zz]/v1/forecast?apikey=s3cret'],
-  ])('%s=%s is not echoed even though it does not parse as a URL', (name, value) => {
-    const message = bootError(() => loadWeatherConfig({ [name]: value }));
-    expect(message).toMatch(
-      new RegExp(`${name}=https://(geo example\\.com|\\[zz\\])/<path>\\?<query>:`),
-    );
-    expect(message).not.toMatch(/s3cret|search|forecast/);
-  });
-
-  it('redacts the same way a URL that parses but is refused', () => {
-    const message = bootError(() =>
-      loadWeatherConfig({ WEATHER_FORECAST_URL: 'gopher://k:s3cret@wx.example/forecast?a=1' }),
-    );
-    expect(message).toContain(
-      'WEATHER_FORECAST_URL=gopher://<credentials>@wx.example/<path>?<query>:',
-    );
   });
 
   it('still quotes values that are not URLs, so the mistake can be seen', () => {

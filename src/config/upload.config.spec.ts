@@ -1,8 +1,6 @@
-import { resolve } from 'node:path';
-import { loadNftStorageConfig } from './nft-storage.config';
 import { loadUploadConfig } from './upload.config';
 
-describe('upload and NFT storage configuration', () => {
+describe('upload configuration', () => {
   it('defaults to 10 MiB and 10 files per request, fields capped by the JSON body limit', () => {
     expect(loadUploadConfig({}, 2048)).toEqual({
       maxBytes: 10_485_760,
@@ -25,10 +23,5 @@ describe('upload and NFT storage configuration', () => {
     expect(() => loadUploadConfig({ [name]: value }, 1)).toThrow(
       new RegExp(`^Invalid upload configuration:\\n  - ${name}=`),
     );
-  });
-
-  it('resolves NFT_STORAGE_DIR from the working directory, ./nft-storage by default', () => {
-    expect(loadNftStorageConfig({})).toEqual({ dir: resolve('nft-storage') });
-    expect(loadNftStorageConfig({ NFT_STORAGE_DIR: '/srv/nft' })).toEqual({ dir: '/srv/nft' });
   });
 });

@@ -1,6 +1,6 @@
-import { KNOWN_CHAINS } from '../chains/known-chains';
-import type { ActionRegistry } from '../core/action.registry';
-import type { ActionSample } from '../core/action.types';
+import { KNOWN_CHAINS } from '../evm/chains/known-chains';
+import type { ActionRegistry } from '../kit/action.registry';
+import type { ActionSample } from '../contract/action.types';
 
 /** What the page needs besides the published documents, which leave these out. */
 export interface DebugContext {

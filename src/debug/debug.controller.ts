@@ -15,8 +15,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { Abi } from 'viem';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { ActionRegistry } from '../core/action.registry';
-import { fileAnswer } from '../core/http/immutable-file';
+import { ActionRegistry } from '../kit/action.registry';
+import { fileAnswer } from '../kit/immutable-file';
 import { type DebugContext, debugContext } from './debug-context';
 import { DEBUG_PAGE_CSP, type DebugFile, readDebugFiles } from './debug-files';
 import { type MiniAppCheck, PlatformChecks } from './platform-checks';

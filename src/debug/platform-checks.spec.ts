@@ -1,5 +1,5 @@
-import type { ActionRegistry } from '../core/action.registry';
-import type { MiniAppDocuments } from '../core/mini-app-documents';
+import type { ActionRegistry } from '../kit/action.registry';
+import type { MiniAppDocuments } from '../publishing/mini-app-documents';
 import { PlatformChecks } from './platform-checks';
 
 const action = {

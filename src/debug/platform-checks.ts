@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ActionRegistry } from '../core/action.registry';
-import { MiniAppDocuments } from '../core/mini-app-documents';
-import { checkPlatformMetadata } from '../testing/platform-metadata';
+import { ActionRegistry } from '../kit/action.registry';
+import { MiniAppDocuments } from '../publishing/mini-app-documents';
+import { checkPlatformMetadata } from '../publishing/platform-metadata';
 
 export interface MiniAppCheck {
   id: string;

@@ -1,5 +1,5 @@
 import { encodeFunctionData, erc20Abi, getAddress, type Hex } from 'viem';
-import { serializeUnsigned, type UnsignedTransaction } from '../core/transaction/tx-serialization';
+import { serializeUnsigned, type UnsignedTransaction } from '../evm/transaction/tx-serialization';
 import { DecodeError, decodeTransaction } from './transaction-decoder';
 
 const TOKEN = getAddress('0x5425890298aed601595a70ab815c96711a31bc65');

@@ -11,8 +11,8 @@ import {
   parseTransaction,
   slice,
 } from 'viem';
-import { jsonSafe } from '../core/json-safe';
-import { fromWagmiJson } from '../core/transaction/tx-serialization';
+import { jsonSafe } from '../contract/json-safe';
+import { fromWagmiJson } from '../evm/transaction/tx-serialization';
 
 /** The fields of a transaction the page shows; quantities as decimal text (exact beyond 2^53). */
 interface TransactionFields {

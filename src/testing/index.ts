@@ -1,6 +1,6 @@
 /** Test helpers for teams: the platform's metadata rules as a checker (docs/mini-apps-and-platform.md). */
-export { assertPlatformMetadata, checkPlatformMetadata } from './platform-metadata';
-export { PLATFORM_LIMITS } from './platform-rules';
+export { assertPlatformMetadata, checkPlatformMetadata } from '../publishing/platform-metadata';
+export { PLATFORM_LIMITS } from '../publishing/platform-rules';
 export {
   buildLimitedApp,
   checkActionConformance,

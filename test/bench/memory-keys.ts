@@ -10,10 +10,10 @@
 import { parseArgs } from 'node:util';
 import { loadCacheConfig } from '../../src/config/cache.config';
 import { loadThrottleConfig } from '../../src/config/throttle.config';
-import { createCacheStore } from '../../src/core/cache/cache-store.factory';
-import type { MemoryCacheStore } from '../../src/core/cache/cache.store';
-import type { MemoryThrottlerStorage } from '../../src/core/throttling/memory-throttler.storage';
-import { createThrottlerStorage } from '../../src/core/throttling/throttler-storage.factory';
+import { createCacheStore } from '../../src/outbound/cache/cache-store.factory';
+import type { MemoryCacheStore } from '../../src/outbound/cache/cache.store';
+import type { MemoryThrottlerStorage } from '../../src/kit/throttling/memory-throttler.storage';
+import { createThrottlerStorage } from '../../src/kit/throttling/throttler-storage.factory';
 
 const { values } = parseArgs({ options: { keys: { type: 'string', default: '1000000' } } });
 const KEYS = Number(values.keys);

@@ -6,8 +6,8 @@
  */
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { createRootLogger } from '../../src/core/logging/root-logger';
-import { ActionMetrics } from '../../src/core/metrics/action-metrics';
+import { createRootLogger } from '../../src/telemetry/logging/root-logger';
+import { ActionMetrics } from '../../src/telemetry/metrics/action-metrics';
 
 const { values } = parseArgs({ options: { requests: { type: 'string', default: '1000000' } } });
 const requests = Number(values.requests);

@@ -7,12 +7,12 @@
  * RATE_LIMIT_MAX_KEYS to the count, so the store runs at its cap. Run from dist/bench/.
  */
 /* eslint-disable @typescript-eslint/no-require-imports -- the compiled modules, not the sources */
-import type * as StoreFactoryTs from '../../src/core/throttling/throttler-storage.factory';
-import type { MemoryThrottlerStorage } from '../../src/core/throttling/memory-throttler.storage';
+import type * as StoreFactoryTs from '../../src/kit/throttling/throttler-storage.factory';
+import type { MemoryThrottlerStorage } from '../../src/kit/throttling/memory-throttler.storage';
 import { runBenchApp } from './bench-app';
 
 const { THROTTLER_STORE } =
-  require('../../dist/core/throttling/throttler-storage.factory') as typeof StoreFactoryTs;
+  require('../../dist/kit/throttling/throttler-storage.factory') as typeof StoreFactoryTs;
 
 const KEYS = Number(process.env.RATE_KEYS ?? 1_000_000);
 const HOUR_MS = 3_600_000;

@@ -71,7 +71,7 @@ describe('docker-compose.yml and deploy/nginx.conf', () => {
   it('the app reads the chain file mounted read-only, settings and RPC_URL_* from .env', () => {
     const chainFile = app.environment?.CHAIN_CONFIG_FILE;
     expect(app.volumes?.map(byDefault)).toContain(
-      `./src/config/chains.default.json:${chainFile}:ro`,
+      `./src/evm/chains/chains.default.json:${chainFile}:ro`,
     );
     expect(app.env_file).toEqual([{ path: '.env', required: false }]);
     // Listening where the proxy reaches it, whatever a developer's .env says.

@@ -4,7 +4,7 @@ import { join, posix } from 'node:path';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IService } from 'kubernetes-models/v1/Service';
-import { createTestApp } from '../app.factory';
+import { createTestApp } from '../support/app.factory';
 import { referenceProblems } from './kube-references';
 import { schemaProblems } from './kube-schema';
 import { type KubeObject, parseEnvFile, type Rendered, renderKustomization } from './kustomize';

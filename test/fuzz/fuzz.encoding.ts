@@ -1,4 +1,4 @@
-import { formBody } from '../uploads/multipart';
+import { formBody } from '../support/multipart.helper';
 import { Upload } from './upload.arbitraries';
 
 export type Delivery = 'params' | 'flat' | 'query' | 'mixed' | 'multipart' | 'multipart-query';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { ActionParameter, DynamicAction } from '../../src/core';
-import { isUploadType } from '../../src/core/params';
+import type { ActionParameter, DynamicAction } from '../../src/contract/action.types';
+import { isUploadType } from '../../src/kit/params';
 import { type Delivery, encode } from './fuzz.encoding';
 import { invalidValue, validValue } from './param.arbitraries';
 import { Upload } from './upload.arbitraries';

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ACTION_MODULES } from '../../src/actions';
 import { declaredActions } from '../../src/testing';
-import { createTestApp } from '../app.factory';
+import { createTestApp } from '../support/app.factory';
 import { EveryTypeModule } from '../fixtures/every-type.fixture';
 import { UploadFixtureModule } from '../fixtures/upload.fixture';
 import type { FuzzAction } from './fuzz.properties';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { getAddress } from 'viem';
-import type { ActionParameter } from '../../src/core';
-import { bytesSize, integerRange } from '../../src/core/params';
+import type { ActionParameter } from '../../src/contract/action.types';
+import { bytesSize, integerRange } from '../../src/kit/params';
 import { invalidUpload, validUpload } from './upload.arbitraries';
 
 /** A value the declaration accepts, sometimes sent as the text a query string or form would carry. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import type { ActionParameter } from '../../src/core';
-import { parseAspectRatio } from '../../src/core/params/upload.kind';
-import { pdf, png } from '../uploads/sample-files';
+import type { ActionParameter } from '../../src/contract/action.types';
+import { parseAspectRatio } from '../../src/kit/params/upload.kind';
+import { pdf, png } from '../../src/testing/sample-files';
 
 export interface SampleFile {
   bytes: Buffer;

@@ -9,7 +9,8 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
-import type { DynamicAction, MiniAppIndex, MiniAppMetadata } from '../../src/core';
+import type { DynamicAction, MiniAppMetadata } from '../../src/contract/action.types';
+import type { MiniAppIndex } from '../../src/contract/mini-app.types';
 import { validValue } from '../fuzz/param.arbitraries';
 import { startFakeUpstreams } from './fake-upstreams';
 

@@ -1,5 +1,6 @@
-import { defaultTokenOptions } from '../../config/chains.config';
-import { ActionParam, defineAction, POSITIVE_DECIMAL_PATTERN } from '../../core';
+import { defaultTokenOptions } from '../../evm';
+import { ActionParam, defineAction } from '../../kit';
+import { POSITIVE_DECIMAL_PATTERN } from '../../evm';
 import { WALLET_MINI_APP } from '../mini-apps';
 
 const CHAINS = { source: 43113 };

@@ -5,7 +5,7 @@ import {
   type ExecutionResponse,
   type ContextOf,
   RunAction,
-} from '../../core';
+} from '../../kit';
 import { bestSwapAction, BestSwapParams } from './best-swap.action';
 import { BestSwapService } from './best-swap.service';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TransactionModule } from '../../core';
+import { TransactionModule } from '../../kit';
 import { BestSwapController } from './best-swap.controller';
 import { BestSwapService } from './best-swap.service';
 

@@ -11,14 +11,14 @@ import {
   parseTransaction,
   type PublicClient,
 } from 'viem';
-import { loadTransactionConfig } from '../../config/chains.config';
-import type { UserContext } from '../../core';
-import { ChainRpc, TransactionBuilder } from '../../core/transaction';
+import { loadTransactionConfig } from '../../evm/chains/chains.config';
+import type { UserContext } from '../../kit';
+import { ChainRpc, TransactionBuilder } from '../../evm/transaction';
 import type { BestSwapParams } from './best-swap.action';
 import { BestSwapService, DEADLINE_SECONDS } from './best-swap.service';
 import { SWAP_EXACT_TOKENS_FOR_TOKENS } from './uniswap-v2.abi';
-import { refusal } from '../../../test/action-refusal';
-import { chainsUnderTest } from '../../../test/chain-registry.helper';
+import { refusal } from '../../testing/action-refusal';
+import { chainsUnderTest } from '../../testing/chain-registry.helper';
 
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
 // USDC sorts below WAVAX, so V2 pairs hold USDC as token0: reserves are [usdc, wavax].

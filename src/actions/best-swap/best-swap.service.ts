@@ -2,12 +2,15 @@ import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import type { Address } from 'viem';
 import {
   ChainRegistry,
-  type ChainInfo,
-  type PoolInfo,
-  type TokenInfo,
   ActionException,
   type ExecutionResponse,
   type ContextOf,
+  TransactionBuilder,
+} from '../../kit';
+import {
+  type ChainInfo,
+  type PoolInfo,
+  type TokenInfo,
   ChainRpc,
   choosePool,
   fromBaseUnits,
@@ -15,8 +18,7 @@ import {
   RpcAnswerError,
   rpcFailureKind,
   toBaseUnits,
-  TransactionBuilder,
-} from '../../core';
+} from '../../evm';
 import { bestSwapAction, type BestSwapParams } from './best-swap.action';
 import {
   PAIR_ABI,

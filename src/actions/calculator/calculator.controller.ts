@@ -1,4 +1,4 @@
-import { ActionController, ActionParams, type ActionResult, RunAction } from '../../core';
+import { ActionController, ActionParams, type ActionResult, RunAction } from '../../kit';
 import { calculatorAction, CalculatorParams } from './calculator.action';
 import { type Calculation, CalculatorService } from './calculator.service';
 

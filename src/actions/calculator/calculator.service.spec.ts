@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { ActionException } from '../../core';
+import { ActionException } from '../../kit';
 import type { Operation } from './calculator.action';
 import { CalculatorService } from './calculator.service';
 

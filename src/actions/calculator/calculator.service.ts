@@ -1,5 +1,5 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { ActionException, type ActionResult } from '../../core';
+import { ActionException, type ActionResult } from '../../kit';
 import type { CalculatorParams, Operation } from './calculator.action';
 
 export interface Calculation {

@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { ActionParam, defineAction, type UploadedImage } from '../../core';
+import { ActionParam, defineAction, type UploadedImage } from '../../kit';
 import { COLLECTIBLES_MINI_APP } from '../mini-apps';
 
 export const MINT_IMAGE_TYPES = 'image/png,image/jpeg,image/webp,image/gif';

@@ -8,7 +8,7 @@ import {
   type ExecutionResponse,
   type ContextOf,
   RunAction,
-} from '../../core';
+} from '../../kit';
 import { mintNftAction, MintNftParams } from './mint-nft.action';
 import { MintNftService } from './mint-nft.service';
 

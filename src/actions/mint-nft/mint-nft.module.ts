@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ENV } from '../../config/env';
-import { loadNftStorageConfig, NFT_STORAGE_CONFIG } from '../../config/nft-storage.config';
-import { TransactionModule } from '../../core';
+import { loadNftStorageConfig, NFT_STORAGE_CONFIG } from './nft-storage.config';
+import { TransactionModule } from '../../kit';
 import { MintNftController } from './mint-nft.controller';
 import { MintNftService } from './mint-nft.service';
 import { ContentStore } from './storage/content-store';

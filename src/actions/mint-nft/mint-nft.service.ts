@@ -6,8 +6,8 @@ import {
   type ExecutionResponse,
   type ContextOf,
   TransactionBuilder,
-} from '../../core';
-import type { ChainInfo } from '../../config/chains.config';
+} from '../../kit';
+import type { ChainInfo } from '../../evm';
 import { ERC721_SAFE_MINT } from './erc721-mint.abi';
 import { mintNftAction, type MintNftParams } from './mint-nft.action';
 import { ContentStore } from './storage/content-store';

@@ -1,4 +1,4 @@
-import { RpcAnswerError } from '../../core/transaction';
+import { RpcAnswerError } from '../../evm/transaction';
 import { type BlockHeader, type BlockSource, findBlockAtTime } from './block-at-time';
 
 /** A chain whose block n has timestamps[n]; counts every lookup. */

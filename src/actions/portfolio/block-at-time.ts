@@ -1,4 +1,4 @@
-import { RpcAnswerError } from '../../core';
+import { RpcAnswerError } from '../../evm';
 
 /** A block's number and its timestamp in seconds since the epoch. */
 export interface BlockHeader {

@@ -9,7 +9,7 @@ import {
   multicall3Abi,
   type PublicClient,
 } from 'viem';
-import { RpcAnswerError } from '../../core';
+import { RpcAnswerError } from '../../evm';
 import type { BlockHeader, BlockSource } from './block-at-time';
 
 /** What a token says of itself; a field it fails to answer (a non-standard token) is absent. */

@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import type { ChainInfo } from '../../core';
+import type { ChainInfo } from '../../evm';
 
 export interface PortfolioToken {
   address: Address;

@@ -1,4 +1,4 @@
-import { ActionParam, defineAction } from '../../core';
+import { ActionParam, defineAction } from '../../kit';
 import { WALLET_MINI_APP } from '../mini-apps';
 
 /** Length of each period in seconds; the analysis compares the start of the period with now. */

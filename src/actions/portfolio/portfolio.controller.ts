@@ -5,7 +5,7 @@ import {
   type ActionResult,
   type ContextOf,
   RunAction,
-} from '../../core';
+} from '../../kit';
 import { portfolioAction, PortfolioParams } from './portfolio.action';
 import { type Portfolio, PortfolioService } from './portfolio.service';
 

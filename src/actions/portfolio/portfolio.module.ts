@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ENV } from '../../config/env';
-import { loadPricesConfig, PRICES_CONFIG } from '../../config/prices.config';
-import { ExternalHttpModule } from '../../core';
+import { loadPricesConfig, PRICES_CONFIG } from './prices.config';
+import { ExternalHttpModule } from '../../kit';
 import { PortfolioController } from './portfolio.controller';
 import { PortfolioService } from './portfolio.service';
 import { PriceClient } from './price.client';

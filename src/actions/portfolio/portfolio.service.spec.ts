@@ -3,10 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Address, HttpRequestError, parseUnits, TimeoutError } from 'viem';
-import { chainsUnderTest } from '../../../test/chain-registry.helper';
-import type { ChainInfo } from '../../chains';
-import { ActionException, type RequestContext } from '../../core';
-import { ChainRpc } from '../../core/transaction';
+import { chainsUnderTest } from '../../testing/chain-registry.helper';
+import type { ChainInfo } from '../../evm/chains';
+import { ActionException, type RequestContext } from '../../kit';
+import { ChainRpc } from '../../evm/transaction';
 import type { BlockHeader } from './block-at-time';
 import {
   type Balances,

@@ -1,12 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Address, BaseError } from 'viem';
-import {
-  type ChainInfo,
-  ChainRegistry,
-  type ActionResult,
-  type RequestContext,
-  ChainRpc,
-} from '../../core';
+import { type ChainInfo, ChainRpc } from '../../evm';
+import { ChainRegistry, type ActionResult, type RequestContext } from '../../kit';
 import { findBlockAtTime, type BlockHeader } from './block-at-time';
 import { type ChainReader, TokenReadError, ViemChainReader } from './chain-reader';
 import { type PortfolioChain, toPortfolioChain } from './portfolio-chain';

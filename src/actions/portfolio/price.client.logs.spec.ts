@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
-import { ResultCache, UpstreamError } from '../../core';
-import { MemoryCacheStore } from '../../core/cache/cache.store';
-import type { ExternalHttp } from '../../core/http/external-http';
+import { ResultCache, UpstreamError } from '../../kit';
+import { MemoryCacheStore } from '../../outbound/cache/cache.store';
+import type { ExternalHttp } from '../../outbound/http/external-http';
 import { PriceClient } from './price.client';
 
 describe('PriceClient failure logs', () => {

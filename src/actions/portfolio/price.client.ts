@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PRICES_CONFIG, type PricesConfig } from '../../config/prices.config';
-import { ExternalHttp, ResultCache, UpstreamError, UpstreamRefusal, limitLog } from '../../core';
+import { PRICES_CONFIG, type PricesConfig } from './prices.config';
+import { ExternalHttp, ResultCache, UpstreamError, UpstreamRefusal, limitLog } from '../../kit';
 
 /** USD price per price id; an id the API does not know is absent. */
 export type UsdPrices = Record<string, number>;

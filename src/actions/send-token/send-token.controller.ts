@@ -5,7 +5,7 @@ import {
   type ExecutionResponse,
   type ContextOf,
   RunAction,
-} from '../../core';
+} from '../../kit';
 import { sendTokenAction, SendTokenParams } from './send-token.action';
 import { SendTokenService } from './send-token.service';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TransactionModule } from '../../core';
+import { TransactionModule } from '../../kit';
 import { SendTokenController } from './send-token.controller';
 import { SendTokenService } from './send-token.service';
 

@@ -1,12 +1,12 @@
 import { decodeFunctionData, parseTransaction } from 'viem';
-import { loadTransactionConfig } from '../../config/chains.config';
-import type { UserContext } from '../../core';
-import { TransactionBuilder } from '../../core/transaction';
+import { loadTransactionConfig } from '../../evm/chains/chains.config';
+import type { UserContext } from '../../kit';
+import { TransactionBuilder } from '../../evm/transaction';
 import { ERC20_TRANSFER } from './erc20.abi';
 import type { SendTokenParams } from './send-token.action';
 import { SendTokenService } from './send-token.service';
-import { refusal } from '../../../test/action-refusal';
-import { chainsUnderTest } from '../../../test/chain-registry.helper';
+import { refusal } from '../../testing/action-refusal';
+import { chainsUnderTest } from '../../testing/chain-registry.helper';
 
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
 const RECIPIENT = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';

@@ -3,10 +3,9 @@ import {
   ChainRegistry,
   type ExecutionResponse,
   type ContextOf,
-  fromBaseUnits,
-  toBaseUnits,
   TransactionBuilder,
-} from '../../core';
+} from '../../kit';
+import { fromBaseUnits, toBaseUnits } from '../../evm';
 import { ERC20_TRANSFER } from './erc20.abi';
 import { sendTokenAction, type SendTokenParams } from './send-token.action';
 

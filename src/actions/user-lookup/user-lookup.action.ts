@@ -1,4 +1,4 @@
-import { ActionParam, defineAction } from '../../core';
+import { ActionParam, defineAction } from '../../kit';
 import { TOOLS_MINI_APP } from '../mini-apps';
 
 export class UserLookupParams {

@@ -1,4 +1,4 @@
-import { ActionController, ActionParams, type ActionResult, RunAction } from '../../core';
+import { ActionController, ActionParams, type ActionResult, RunAction } from '../../kit';
 import { userLookupAction, UserLookupParams } from './user-lookup.action';
 import { UserLookupService } from './user-lookup.service';
 import type { User } from './users.repository';

@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { ActionException } from '../../core';
+import { ActionException } from '../../kit';
 import { UserLookupService } from './user-lookup.service';
 import { InMemoryUsersRepository, type User, UsersRepository } from './users.repository';
 

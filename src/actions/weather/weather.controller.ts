@@ -1,4 +1,4 @@
-import { ActionController, ActionParams, type ActionResult, RunAction } from '../../core';
+import { ActionController, ActionParams, type ActionResult, RunAction } from '../../kit';
 import { weatherAction, WeatherParams } from './weather.action';
 import { type Weather, WeatherService } from './weather.service';
 

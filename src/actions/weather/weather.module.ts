@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ENV } from '../../config/env';
-import { loadWeatherConfig, WEATHER_CONFIG } from '../../config/weather.config';
-import { ExternalHttpModule } from '../../core';
+import { loadWeatherConfig, WEATHER_CONFIG } from './weather.config';
+import { ExternalHttpModule } from '../../kit';
 import { WeatherController } from './weather.controller';
 import { WeatherService } from './weather.service';
 

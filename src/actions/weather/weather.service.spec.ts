@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
-import type { WeatherConfig } from '../../config/weather.config';
-import { ActionException, ResultCache } from '../../core';
-import { MemoryCacheStore } from '../../core/cache/cache.store';
-import { type ExternalHttp, UpstreamError } from '../../core/http/external-http';
+import type { WeatherConfig } from './weather.config';
+import { ActionException, ResultCache } from '../../kit';
+import { MemoryCacheStore } from '../../outbound/cache/cache.store';
+import { type ExternalHttp, UpstreamError } from '../../outbound/http/external-http';
 import { WeatherService } from './weather.service';
 
 const CONFIG: WeatherConfig = {

@@ -1,15 +1,15 @@
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
-import { WEATHER_CONFIG, type WeatherConfig } from '../../config/weather.config';
+import { WEATHER_CONFIG, type WeatherConfig } from './weather.config';
 import {
   ActionException,
   type ActionResult,
   limitLog,
   logText,
-  normalizeKeyText,
   ResultCache,
   ExternalHttp,
   UpstreamError,
-} from '../../core';
+} from '../../kit';
+import { normalizeKeyText } from '../../outbound';
 import { describeWeatherCode } from './weather-codes';
 
 export interface Weather {

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
-import { toDynamicAction } from '../../core/action.registry';
+import { toDynamicAction } from '../../kit/action.registry';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
-import { checkPlatformMetadata } from '../platform-metadata';
-import { PROXY_HEADERS } from '../platform-rules';
+import { checkPlatformMetadata } from '../../publishing/platform-metadata';
+import { PROXY_HEADERS } from '../../publishing/platform-rules';
 import type { ConformanceCheck, ConformanceFinding, ConformanceRule } from './conformance.types';
 import { type Answer, header, quote, send } from './conformance.request';
 import { metadataProblems } from './conformance.shapes';

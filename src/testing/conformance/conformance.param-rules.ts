@@ -1,5 +1,5 @@
-import type { ActionParameter } from '../../core/action.types';
-import { KNOWN_CHAINS } from '../../chains/known-chains';
+import type { ActionParameter } from '../../contract/action.types';
+import { KNOWN_CHAINS } from '../../evm/chains/known-chains';
 import type { ActionUnderTest, ConformanceCheck } from './conformance.types';
 import { type Answer, type Call, quote, sampleCall, send } from './conformance.request';
 import {

@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { ActionSample } from '../../core/action.types';
+import type { ActionSample } from '../../contract/action.types';
 
 /** A file part of a multipart request. */
 export interface SampleFile {

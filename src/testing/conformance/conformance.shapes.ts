@@ -1,5 +1,5 @@
 import { parseTransaction } from 'viem';
-import { fromWagmiJson } from '../../core/transaction/tx-serialization';
+import { fromWagmiJson } from '../../evm/transaction/tx-serialization';
 import { type Answer, header } from './conformance.request';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -1,8 +1,8 @@
 import { type Address, createPublicClient, http, parseTransaction } from 'viem';
-import { ChainRegistry } from '../../chains/chain-registry';
-import { rpcFailureKind } from '../../core/transaction/chain-rpc';
-import { explainRevert, revertDataOf } from '../../core/transaction/revert-reason';
-import { fromWagmiJson, type UnsignedTransaction } from '../../core/transaction/tx-serialization';
+import { ChainRegistry } from '../../evm/chains/chain-registry';
+import { rpcFailureKind } from '../../evm/transaction/chain-rpc';
+import { explainRevert, revertDataOf } from '../../evm/transaction/revert-reason';
+import { fromWagmiJson, type UnsignedTransaction } from '../../evm/transaction/tx-serialization';
 import { findings } from './conformance.http-rules';
 import { CONFORMANCE_USER, sampleCall, send } from './conformance.request';
 import type { ConformanceCheck } from './conformance.types';

@@ -4,7 +4,7 @@ import type {
   ActionParameter,
   ActionSample,
   DynamicAction,
-} from '../../core/action.types';
+} from '../../contract/action.types';
 
 /** The contract rules the kit checks, one Jest `it` each. */
 export const CONFORMANCE_RULES = [

@@ -1,5 +1,5 @@
-import type { ActionParameter } from '../../core/action.types';
-import { bytesSize, integerRange, isUploadType } from '../../core/params';
+import type { ActionParameter } from '../../contract/action.types';
+import { bytesSize, integerRange, isUploadType } from '../../kit/params';
 import type { SampleFile } from './conformance.request';
 
 /** A 1×1 PNG: an image every `image` parameter accepts unless it refuses PNG. */

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { NFT_STORAGE_CONFIG, type NftStorageConfig } from '../../../config/nft-storage.config';
+import { NFT_STORAGE_CONFIG, type NftStorageConfig } from '../nft-storage.config';
 import { ContentStore, type StoredContent } from './content-store';
 
 /** The types the store keeps, by the extension their ids end with. */

@@ -1,5 +1,5 @@
 import { Controller, Get, NotFoundException, Param, type StreamableFile } from '@nestjs/common';
-import { fileAnswer, ServesImmutableFiles } from '../../../core';
+import { fileAnswer, ServesImmutableFiles } from '../../../kit';
 import { ContentStore } from './content-store';
 
 /** Serves the mint-nft action's stored images and metadata, read-only; an id is its hash. */

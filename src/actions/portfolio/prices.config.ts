@@ -1,0 +1,23 @@
+import { IsOptional, IsUrl } from 'class-validator';
+import { type Env, httpUrlRule, readEnv } from '../../config/env';
+
+export const PRICES_CONFIG = Symbol('PRICES_CONFIG');
+
+/** No default: prices are optional, and without an API the portfolio answers without values. */
+class PricesEnv {
+  @IsOptional()
+  @IsUrl(httpUrlRule)
+  PRICE_API_URL?: string;
+}
+
+export interface PricesConfig {
+  /**
+   * A simple-price style API: `GET <url>?ids=<a,b>&vs_currencies=usd` → `{ "<id>": { "usd": 1.23 } }`
+   * (CoinGecko's `/simple/price` and its clones). A key for a paid plan may go in its query.
+   */
+  apiUrl?: string;
+}
+
+export function loadPricesConfig(env: Env): PricesConfig {
+  return { apiUrl: readEnv(PricesEnv, env, 'price configuration').PRICE_API_URL };
+}

@@ -1,0 +1,176 @@
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
+  createPublicClient,
+  ExecutionRevertedError,
+  http,
+  HttpRequestError,
+  type PublicClient,
+  RpcRequestError,
+  TimeoutError,
+} from 'viem';
+import { type ChainInfo, CHAINS_CONFIG, type ChainsConfig } from '../chains/chains.config';
+import { ActionException } from '../../contract/action.exception';
+import { type RpcFetch, UpstreamBounds } from '../../outbound/http/upstream-bounds';
+import { findRefusal } from '../../outbound/http/upstream-refusal.exception';
+import { UpstreamError } from '../../outbound/http/upstream.error';
+import { checkRpcAnswers, RpcAnswerError } from './rpc-answers';
+import { limitLog } from '../../telemetry/logging/log-limiter';
+import { logText } from '../../telemetry/logging/log-text';
+
+export type RpcFailureKind = 'timeout' | 'unreachable' | 'rejected' | 'reverted' | 'malformed';
+
+const PHRASES: Record<Exclude<RpcFailureKind, 'reverted'>, string> = {
+  timeout: 'did not answer in time',
+  unreachable: 'could not be reached',
+  rejected: 'answered with an error',
+  malformed: 'sent an answer of the wrong shape',
+};
+
+/**
+ * URLs may carry API keys: nothing that leaves this file keeps one. The text is cut first: a
+ * node's text can quote a request, and the pattern rescans `a.a.a…` from every position.
+ */
+const withoutUrls = (text: string): string =>
+  text.slice(0, 2_000).replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>');
+
+/** What went wrong in a call to a node, read through viem's error chain. */
+export function rpcFailureKind(error: unknown): RpcFailureKind {
+  if (!(error instanceof BaseError)) return 'rejected';
+  if (error.walk((e) => e instanceof TimeoutError || isUpstreamTimeout(e))) return 'timeout';
+  if (error.walk((e) => e instanceof RpcAnswerError)) return 'malformed';
+  const reverted = error.walk(
+    (e) =>
+      e instanceof ContractFunctionRevertedError ||
+      e instanceof ContractFunctionZeroDataError ||
+      e instanceof ExecutionRevertedError ||
+      nodeSaysReverted(e),
+  );
+  if (reverted) return 'reverted';
+  if (error.walk((e) => e instanceof HttpRequestError)) return 'unreachable';
+  return 'rejected';
+}
+
+/** The per-host deadline can fire a hair before viem's own timer. */
+const isUpstreamTimeout = (e: unknown): boolean =>
+  e instanceof UpstreamError && e.kind === 'timeout';
+
+/** Some nodes (Hardhat's) answer a revert as a generic JSON-RPC error that only its text tells. */
+const nodeSaysReverted = (e: unknown): e is RpcRequestError =>
+  e instanceof RpcRequestError && /\brevert/i.test(e.details);
+
+/** The contract's own words for a revert, when it gave any. */
+function revertReason(error: unknown): string {
+  if (!(error instanceof BaseError)) return 'reverted';
+  const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
+  if (reverted instanceof ContractFunctionRevertedError && reverted.reason) return reverted.reason;
+  const execution = error.walk((e) => e instanceof ExecutionRevertedError);
+  const node = error.walk(nodeSaysReverted);
+  const text =
+    execution instanceof BaseError
+      ? execution.shortMessage
+      : node instanceof RpcRequestError
+        ? node.details.replace(/^Error: /, '')
+        : 'reverted';
+  return withoutUrls(text).slice(0, 200);
+}
+
+/** Each answer's shape is checked before viem reads it (its formatters trust what nodes send). */
+function checkedFetch(fetchFn: RpcFetch): RpcFetch {
+  return async (input, init) => {
+    const response = await fetchFn(input, init);
+    if (!response.ok) return response;
+    const text = await response.text();
+    checkRpcAnswers(init?.body, text);
+    const { status, statusText, headers } = response;
+    return new Response(text, { status, statusText, headers });
+  };
+}
+
+/**
+ * viem clients per configured chain: JSON-RPC calls made in the same tick travel as one batch,
+ * each bounded by EXTERNAL_TIMEOUT_MS (wait for a slot included) and never retried (the user is
+ * waiting). Requests go through the node host's bounds (UpstreamBounds: concurrency, queue,
+ * circuit) and never follow a redirect. Failures become errors that name the chain, never the
+ * node's URL.
+ */
+@Injectable()
+export class ChainRpc {
+  private readonly logger = new Logger(ChainRpc.name);
+  private readonly clients = new Map<number, PublicClient>();
+
+  constructor(
+    @Inject(CHAINS_CONFIG) private readonly config: ChainsConfig,
+    private readonly bounds: UpstreamBounds,
+  ) {}
+
+  client(chain: ChainInfo): PublicClient {
+    let client = this.clients.get(chain.chainId);
+    if (!client) {
+      client = createPublicClient({
+        transport: http(chain.rpcUrl, {
+          batch: { wait: 0 },
+          timeout: this.config.timeoutMs,
+          retryCount: 0,
+          fetchFn: checkedFetch(this.bounds.fetchFn(this.config.timeoutMs, `rpc_${chain.chainId}`)),
+        }),
+      });
+      this.clients.set(chain.chainId, client);
+    }
+    return client;
+  }
+
+  /** Runs calls against a chain: a revert is a 400 (the transaction would fail), the rest 500s. */
+  async read<T>(
+    chain: ChainInfo,
+    what: string,
+    run: (client: PublicClient) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await run(this.client(chain));
+    } catch (error) {
+      if (error instanceof ActionException) throw error;
+      if (rpcFailureKind(error) === 'reverted') {
+        throw new ActionException(
+          HttpStatus.BAD_REQUEST,
+          `The transaction would fail on ${chain.name}: ${revertReason(error)}`,
+          { code: 'TRANSACTION_WOULD_FAIL' },
+        );
+      }
+      throw this.failure(chain, what, error);
+    }
+  }
+
+  /**
+   * A 500 for a node that failed us (a 503 where the caller says the answer waits on the node,
+   * as a transaction's simulation does); the log says what was asked and how it failed. A call
+   * the bounds refused (host saturated or its circuit open) stays the 503 it is.
+   */
+  failure(
+    chain: ChainInfo,
+    what: string,
+    error: unknown,
+    status: HttpStatus = HttpStatus.INTERNAL_SERVER_ERROR,
+  ): ActionException {
+    const refusal = findRefusal(error);
+    if (refusal) return refusal;
+    const kind = rpcFailureKind(error);
+    const phrase = kind === 'reverted' ? PHRASES.rejected : PHRASES[kind];
+    const cause =
+      error instanceof BaseError ? `${error.name}: ${error.shortMessage}` : String(error);
+    limitLog(this.logger).warn(
+      `${what} ${chain.chainId} ${kind}`,
+      `${what} on chain ${chain.chainId} failed (${kind}): ${logText(withoutUrls(cause))}`,
+    );
+    return new ActionException(
+      status,
+      `The RPC node of ${chain.name} (chain ${chain.chainId}) ${phrase}`,
+      {
+        message: 'The blockchain node is not answering, please try again later',
+        code: 'RPC_ERROR',
+      },
+    );
+  }
+}

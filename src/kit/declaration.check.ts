@@ -1,0 +1,108 @@
+import { validateSync } from 'class-validator';
+import type { ActionDeclaration, ActionParameter, ParamsClass } from '../contract/action.types';
+import { getDeclaredParams } from './action-param.decorator';
+import { convertParam } from './param-conversion';
+import { kindOf, typeProblem } from './params';
+import { checkMiniApps, type MiniAppCheckOptions } from './mini-app.check';
+import { ICONS_ROUTE, MINI_APPS_ROUTE } from './mini-app';
+
+/** Paths the service answers itself: an action there would be shadowed or shadow them. */
+export const RESERVED_PATHS: readonly string[] = [
+  '/api/metadata',
+  '/api/openapi.json',
+  '/health',
+  MINI_APPS_ROUTE,
+  ICONS_ROUTE,
+  '/debug',
+  '/docs',
+];
+
+/** The reserved path an action's path would land on, if any. */
+export const reservedPathOf = (path: string): string | undefined =>
+  RESERVED_PATHS.find((reserved) => path === reserved || path.startsWith(`${reserved}/`));
+
+const isChainId = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) > 0;
+
+/** The first message the parameter's own rules give its declared default, if they refuse it. */
+function defaultProblem(paramsClass: ParamsClass, param: ActionParameter): string | undefined {
+  const probe = new paramsClass() as Record<string, unknown>;
+  probe[param.name] = convertParam(param, param.value);
+  const error = validateSync(probe, { stopAtFirstError: true, forbidUnknownValues: false }).find(
+    (e) => e.property === param.name,
+  );
+  return error && Object.values(error.constraints ?? {})[0];
+}
+
+function checkParam(paramsClass: ParamsClass, param: ActionParameter): string[] {
+  const at = `parameter "${param.name}"`;
+  const typeIssue = typeProblem(param.type);
+  const problems = param.label ? [] : ['has no label'];
+  problems.push(...(typeIssue ? [typeIssue] : (kindOf(param.type)?.check(param) ?? [])));
+  if (param.fixed !== undefined && typeof param.fixed !== 'boolean')
+    problems.push('has a fixed that is not true or false');
+  if (param.fixed && param.value === undefined && !typeIssue)
+    problems.push('is fixed but has no value');
+  // Type-specific checks name a default's problem their own way; otherwise the rules speak.
+  const named = problems.some((p) => p.includes('default'));
+  if (!typeIssue && !named && param.value !== undefined) {
+    const refused = defaultProblem(paramsClass, param);
+    if (refused)
+      problems.push(
+        `has a ${param.fixed ? 'fixed value' : 'default'} its rules refuse: ${refused}`,
+      );
+  }
+  return problems.map((problem) => `${at} ${problem}`);
+}
+
+/** Checks one declaration the way `createMetadata` would; returns every problem found. */
+export function checkDeclaration(declaration: ActionDeclaration): string[] {
+  const problems: string[] = [];
+  if (!declaration.label?.trim()) problems.push('missing label');
+  if (!declaration.path) problems.push('missing path');
+  else if (!declaration.path.startsWith('/'))
+    problems.push(`path "${declaration.path}" does not start with "/"`);
+  else if (reservedPathOf(declaration.path) !== undefined)
+    problems.push(`path "${declaration.path}" is one the service answers itself`);
+  if (!declaration.chains || !isChainId(declaration.chains.source)) {
+    problems.push('chains.source must be a positive integer chain id');
+  }
+  if (declaration.chains?.destination !== undefined && !isChainId(declaration.chains.destination)) {
+    problems.push('chains.destination must be a positive integer chain id');
+  }
+  if (declaration.responseType !== undefined && declaration.responseType !== 'data') {
+    problems.push(`responseType "${String(declaration.responseType)}" is not "data"`);
+  }
+  const paramsClass = declaration.params;
+  const seen = new Set<string>();
+  for (const param of getDeclaredParams(paramsClass)) {
+    if (seen.has(param.name)) problems.push(`duplicate parameter name "${param.name}"`);
+    seen.add(param.name);
+    if (paramsClass) problems.push(...checkParam(paramsClass, param));
+  }
+  return problems;
+}
+
+/**
+ * Checks all declarations together (paths must be unique) and, given the registered mini-apps,
+ * how they group the actions; throws one error naming each action or mini-app and its problem.
+ */
+export function assertValidDeclarations(
+  declarations: readonly ActionDeclaration[],
+  grouping?: MiniAppCheckOptions,
+): void {
+  const problems: string[] = [];
+  const paths = new Map<string, string>();
+  for (const declaration of declarations) {
+    const name = `action "${declaration.label || '(no label)'}" (${declaration.path || 'no path'})`;
+    for (const problem of checkDeclaration(declaration)) problems.push(`${name}: ${problem}`);
+    const other = paths.get(declaration.path);
+    if (declaration.path && other !== undefined) {
+      problems.push(`${name}: path already used by action "${other}"`);
+    }
+    paths.set(declaration.path, declaration.label);
+  }
+  if (grouping) problems.push(...checkMiniApps(declarations, grouping));
+  if (problems.length > 0) {
+    throw new Error(`Invalid action declarations:\n  - ${problems.join('\n  - ')}`);
+  }
+}

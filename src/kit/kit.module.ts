@@ -1,0 +1,88 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
+import type Redis from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { ENV, type Env } from '../config/env';
+import { loadMiniAppsConfig, MINI_APPS_CONFIG } from '../config/mini-apps.config';
+import {
+  loadThrottleConfig,
+  THROTTLE_CONFIG,
+  type ThrottleConfig,
+} from '../config/throttle.config';
+import { loadUploadConfig, UPLOAD_CONFIG } from '../config/upload.config';
+import type { MiniAppDeclaration } from '../contract/mini-app.types';
+import { ChainsModule } from '../evm/chains/chains.module';
+import { REDIS } from '../telemetry/redis/redis.provider';
+import { ActionExceptionFilter } from './action-exception.filter';
+import { ActionRegistry } from './action.registry';
+import { ChainGuard } from './chain.guard';
+import { EnvelopeInterceptor } from './envelope.interceptor';
+import { REGISTERED_MINI_APPS } from './mini-app';
+import { MiniAppIcons } from './mini-app-icons';
+import { OriginGuard } from './origin.guard';
+import { ActionThrottlerGuard } from './throttling/action-throttler.guard';
+import { createThrottlerStorage, THROTTLER_STORE } from './throttling/throttler-storage.factory';
+import { throttlerOptions } from './throttling/throttling.options';
+import { UploadBodyGuard } from './uploads/upload-body.guard';
+import { UserContextGuard } from './user-context.guard';
+
+/**
+ * The action kit, registered once for every action: the registry of declared actions and
+ * mini-apps, and the request pipeline. Guards run in the order listed: origin (403), rate limits
+ * (429), reading a multipart body (413), the request's shape (400), then its chains (400
+ * UNSUPPORTED_CHAIN); the interceptor wraps the answer, the filter every error.
+ */
+@Global()
+@Module({})
+export class KitModule {
+  /** `miniApps`: the registered mini-apps; null registers those the served actions name. */
+  static forRoot(miniApps: readonly MiniAppDeclaration[] | null = null): DynamicModule {
+    return {
+      module: KitModule,
+      imports: [
+        DiscoveryModule,
+        ChainsModule,
+        ThrottlerModule.forRootAsync({
+          inject: [THROTTLE_CONFIG, THROTTLER_STORE],
+          useFactory: throttlerOptions,
+        }),
+      ],
+      providers: [
+        { provide: THROTTLE_CONFIG, useFactory: loadThrottleConfig, inject: [ENV] },
+        {
+          provide: UPLOAD_CONFIG,
+          useFactory: (vars: Env, config: AppConfig) =>
+            loadUploadConfig(vars, config.bodyLimitBytes),
+          inject: [ENV, APP_CONFIG],
+        },
+        {
+          provide: THROTTLER_STORE,
+          inject: [THROTTLE_CONFIG, REDIS],
+          useFactory: (throttle: ThrottleConfig, redis: Redis | null): ThrottlerStorage =>
+            createThrottlerStorage(throttle, redis),
+        },
+        { provide: REGISTERED_MINI_APPS, useValue: miniApps },
+        { provide: MINI_APPS_CONFIG, useFactory: loadMiniAppsConfig, inject: [ENV] },
+        MiniAppIcons,
+        ActionRegistry,
+        { provide: APP_GUARD, useClass: OriginGuard },
+        { provide: APP_GUARD, useClass: ActionThrottlerGuard },
+        { provide: APP_GUARD, useClass: UploadBodyGuard },
+        { provide: APP_GUARD, useClass: UserContextGuard },
+        { provide: APP_GUARD, useClass: ChainGuard },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_FILTER, useClass: ActionExceptionFilter },
+      ],
+      exports: [
+        THROTTLE_CONFIG,
+        THROTTLER_STORE,
+        UPLOAD_CONFIG,
+        REGISTERED_MINI_APPS,
+        MINI_APPS_CONFIG,
+        MiniAppIcons,
+        ActionRegistry,
+      ],
+    };
+  }
+}

@@ -1,0 +1,52 @@
+import { validateSync } from 'class-validator';
+import type { ActionDeclaration } from '../contract/action.types';
+import { getDeclaredParams } from './action-param.decorator';
+import { changesFixedValue, convertParam } from './param-conversion';
+import { invalidParams, type ParamProblem } from '../contract/action.exception';
+import type { ActionRequest } from './action-request';
+import { cacheValidationRules } from './params/validation-rules.cache';
+
+// Every request validates: class-validator's per-call search for a class's rules is kept instead.
+cacheValidationRules();
+
+/**
+ * Converts and validates an action's parameters with the rules its params class declares.
+ * Names come from the declaration, so keys the action did not declare never reach the instance;
+ * a `fixed` parameter always holds its declared value, and a request sending another is refused.
+ */
+export function buildParams<P extends object>(
+  declaration: ActionDeclaration<P>,
+  request: ActionRequest,
+): P {
+  const paramsClass = declaration.params;
+  if (!paramsClass) return {} as P;
+  const instance = new paramsClass() as Record<string, unknown>;
+  const declared = getDeclaredParams(paramsClass);
+  const problems = new Map<string, ParamProblem>();
+  for (const param of declared) {
+    const sent = request.input(param.name);
+    if (param.fixed && changesFixedValue(param, sent)) {
+      problems.set(param.name, {
+        name: param.name,
+        value: sent,
+        message: `${param.name} cannot be changed`,
+      });
+    }
+    instance[param.name] = convertParam(param, param.fixed ? undefined : sent);
+  }
+  const errors = validateSync(instance, { stopAtFirstError: true, forbidUnknownValues: false });
+  for (const error of errors) {
+    if (problems.has(error.property)) continue;
+    problems.set(error.property, {
+      name: error.property,
+      value: error.value as unknown,
+      message: Object.values(error.constraints ?? {})[0] ?? `${error.property} is invalid`,
+    });
+  }
+  if (problems.size > 0) {
+    // In declaration order, as the contract's examples list them.
+    const ordered = declared.map((p) => problems.get(p.name)).filter((p) => p !== undefined);
+    throw invalidParams(ordered);
+  }
+  return instance as P;
+}

@@ -1,0 +1,107 @@
+import { IsBoolean, IsIn, IsNumber, Max, Min } from 'class-validator';
+import { isAddress } from 'viem';
+import type { ActionParameter, ParamSpec } from '../../contract/action.types';
+import { readAddress } from '../../contract/address';
+import { toNumber } from './numeric-text';
+import { type ParamKind, rule, unusedFields } from './param-kind';
+
+const UPLOAD_FIELDS = [
+  'accept',
+  'maxSize',
+  'multiple',
+  'maxWidth',
+  'maxHeight',
+  'aspectRatio',
+] as const;
+const TEXT_FIELDS = ['minLength', 'maxLength', 'pattern'] as const;
+
+function isMultipleOf(value: unknown, step: number, base: number): boolean {
+  if (typeof value !== 'number') return true;
+  const steps = (value - base) / step;
+  return Math.abs(steps - Math.round(steps)) < 1e-9;
+}
+
+export const numberKind: ParamKind = {
+  convert: (_spec, value) => toNumber(value),
+  rules(spec) {
+    const rules = [IsNumber({}, { message: '$property must be a valid number' })];
+    const { min, max, step } = spec;
+    if (typeof min === 'number')
+      rules.push(Min(min, { message: `$property must be at least ${min}` }));
+    if (typeof max === 'number')
+      rules.push(Max(max, { message: `$property must be at most ${max}` }));
+    if (step !== undefined) {
+      const base = typeof min === 'number' ? min : 0;
+      rules.push(
+        rule(
+          'isMultipleOf',
+          (v) => isMultipleOf(v, step, base),
+          `$property must be a multiple of ${step}`,
+        ),
+      );
+    }
+    return rules;
+  },
+  check(param) {
+    const problems = unusedFields(param, [...UPLOAD_FIELDS, ...TEXT_FIELDS]);
+    for (const bound of ['min', 'max'] as const) {
+      const value = param[bound];
+      if (value !== undefined && !Number.isFinite(value))
+        problems.push(`has a ${bound} that is not a number`);
+    }
+    const { min, max, step, value } = param;
+    if (typeof min === 'number' && typeof max === 'number' && min > max)
+      problems.push(`has min ${min} greater than max ${max}`);
+    if (step !== undefined && !(step > 0)) problems.push('has a step that is not positive');
+    if (typeof value === 'number' && typeof min === 'number' && value < min)
+      problems.push('has a default below its min');
+    if (typeof value === 'number' && typeof max === 'number' && value > max)
+      problems.push('has a default above its max');
+    return problems;
+  },
+};
+
+export const booleanKind: ParamKind = {
+  convert(_spec, value) {
+    if (typeof value !== 'string') return value;
+    const text = value.trim().toLowerCase();
+    return text === 'true' ? true : text === 'false' ? false : value;
+  },
+  rules: () => [IsBoolean({ message: '$property must be true or false' })],
+  check: (param) => unusedFields(param, [...UPLOAD_FIELDS, ...TEXT_FIELDS, 'min', 'max', 'step']),
+};
+
+/** Values arrive as text from query strings and forms; option values keep their declared type. */
+export const choiceKind: ParamKind = {
+  convert(spec: ParamSpec, value) {
+    if (typeof value !== 'string' && typeof value !== 'number') return value;
+    const match = spec.options?.find((option) => String(option.value) === String(value).trim());
+    return match ? match.value : value;
+  },
+  rules(spec) {
+    const values = (spec.options ?? []).map((option) => option.value);
+    return [IsIn(values, { message: `$property must be one of: ${values.join(', ')}` })];
+  },
+  check(param: ActionParameter) {
+    const problems = unusedFields(param, [...UPLOAD_FIELDS, ...TEXT_FIELDS, 'min', 'max', 'step']);
+    const options = param.options ?? [];
+    if (options.length === 0) problems.push(`is a ${param.type} without options`);
+    else if (param.value !== undefined && !options.some((option) => option.value === param.value))
+      problems.push('has a default that is not one of its options');
+    return problems;
+  },
+};
+
+export const addressKind: ParamKind = {
+  convert: (_spec, value) => (typeof value === 'string' ? (readAddress(value) ?? value) : value),
+  rules: () => [
+    rule(
+      'isAddress',
+      (v) => typeof v === 'string' && isAddress(v),
+      '$property must be a valid address',
+    ),
+  ],
+  check: (param) => unusedFields(param, [...UPLOAD_FIELDS, ...TEXT_FIELDS, 'min', 'max', 'step']),
+};
+
+export { UPLOAD_FIELDS, TEXT_FIELDS };

@@ -1,0 +1,134 @@
+import { type ExecutionContext, HttpStatus, Inject, Injectable, Optional } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  normalizeIp,
+  ThrottlerGuard,
+  type ThrottlerModuleOptions,
+  type ThrottlerStorage,
+} from '@nestjs/throttler';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { THROTTLE_CONFIG, type ThrottleConfig } from '../../config/throttle.config';
+import { ACTION_KEY } from '../action.decorator';
+import type { ActionDeclaration } from '../../contract/action.types';
+import { ActionException } from '../../contract/action.exception';
+import { readActionRequest } from '../action-request';
+import { ActionMetrics } from '../../telemetry/metrics/action-metrics';
+
+interface ResolvedLimit {
+  name: 'ip' | 'user';
+  limit: number;
+  ttl: number;
+  scope: string;
+}
+
+interface Outcome {
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
+/**
+ * Counts action requests against the module's named limits (or the declaration's overrides),
+ * per action endpoint unless RATE_LIMIT_SCOPE=global. Health, metadata and OPTIONS are never
+ * counted. Limits are resolved once per action, so a request costs one store call per limit;
+ * the answer carries the standard headers of the tightest limit, and a 429 renders in the
+ * action's mode.
+ */
+@Injectable()
+export class ActionThrottlerGuard extends ThrottlerGuard {
+  private readonly resolved = new WeakMap<ActionDeclaration, ResolvedLimit[]>();
+
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    @Inject(THROTTLE_CONFIG) private readonly config: ThrottleConfig,
+    @Optional() private readonly metrics?: ActionMetrics,
+  ) {
+    super(options, storage, reflector);
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const declaration = this.reflector.get<ActionDeclaration | undefined>(
+      ACTION_KEY,
+      context.getClass(),
+    );
+    if (!declaration) return true;
+    const http = context.switchToHttp();
+    const req = http.getRequest<FastifyRequest>();
+    let tightest: Outcome | undefined;
+    for (const limit of this.limitsOf(declaration)) {
+      const tracker = limit.name === 'ip' ? normalizeIp(req.ip) : userOf(req);
+      if (tracker === undefined) continue;
+      const key = `ratelimit:${limit.scope}:${tracker}`;
+      const record = await this.storageService.increment(
+        key,
+        limit.ttl,
+        limit.limit,
+        limit.ttl,
+        limit.name,
+      );
+      if (record.isBlocked) {
+        this.metrics?.rateLimited(declaration.path, limit.name);
+        const retryAfter = record.timeToBlockExpire;
+        setHeaders(
+          http.getResponse<FastifyReply>(),
+          { limit: limit.limit, remaining: 0, reset: retryAfter },
+          retryAfter,
+        );
+        throw new ActionException(HttpStatus.TOO_MANY_REQUESTS, 'Too many requests', {
+          message: `Too many requests, please try again in ${retryAfter} seconds`,
+          code: 'RATE_LIMITED',
+        });
+      }
+      const outcome = {
+        limit: limit.limit,
+        remaining: Math.max(0, limit.limit - record.totalHits),
+        reset: record.timeToExpire,
+      };
+      if (!tightest || outcome.remaining < tightest.remaining) tightest = outcome;
+    }
+    if (tightest) setHeaders(http.getResponse<FastifyReply>(), tightest);
+    return true;
+  }
+
+  private limitsOf(declaration: ActionDeclaration): ResolvedLimit[] {
+    let limits = this.resolved.get(declaration);
+    if (!limits) {
+      const scope = this.config.scope === 'global' ? '*' : declaration.path;
+      limits = this.throttlers.map((throttler) => {
+        const name = throttler.name as ResolvedLimit['name'];
+        const override = declaration.rateLimit?.[name];
+        return override
+          ? { name, limit: override.limit, ttl: override.ttlSeconds * 1000, scope }
+          : { name, limit: throttler.limit as number, ttl: throttler.ttl as number, scope };
+      });
+      this.resolved.set(declaration, limits);
+    }
+    return limits;
+  }
+}
+
+/** The acting user's checksummed address (case variants share a bucket); none when absent or malformed. */
+function userOf(req: FastifyRequest): string | undefined {
+  try {
+    return readActionRequest(req).context.userAddress;
+  } catch {
+    return undefined; // UserContextGuard refuses the malformed address next; the IP limit still counted it
+  }
+}
+
+function setHeaders(
+  reply: FastifyReply,
+  { limit, remaining, reset }: Outcome,
+  retryAfter?: number,
+): void {
+  void reply.headers({
+    'x-ratelimit-limit': limit,
+    'x-ratelimit-remaining': remaining,
+    'x-ratelimit-reset': reset,
+    ...(retryAfter !== undefined && { 'retry-after': retryAfter }),
+  });
+}

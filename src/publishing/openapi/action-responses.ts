@@ -1,0 +1,63 @@
+import type { HeadersObject, ResponseObject, ResponsesObject } from '@nestjs/swagger';
+import type { ActionDeclaration } from '../../contract/action.types';
+import { codeFor } from '../../contract/error-mapping';
+import { asSchema, type JsonSchema, ref } from './json-schema';
+
+const REQUEST_ID_HEADER: HeadersObject = {
+  'x-request-id': { description: 'The request id', schema: { type: 'string' } },
+};
+const RATE_LIMIT_HEADERS: HeadersObject = {
+  'X-RateLimit-Limit': { schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { schema: { type: 'integer' } },
+  'X-RateLimit-Reset': {
+    description: 'Seconds until the window ends',
+    schema: { type: 'integer' },
+  },
+};
+
+/** Why each status may answer an action, as docs/requests-and-responses.md describes them. */
+const WHY: Record<number, string> = {
+  400: 'A parameter, the user address or a chain is invalid, missing or not supported',
+  403: 'The Origin is not on ALLOWED_ORIGINS',
+  408: 'The request took longer than REQUEST_TIMEOUT_MS to arrive (always the data envelope)',
+  413: 'The body (or an upload) is larger than allowed',
+  429: 'A rate limit is reached (see Retry-After)',
+  500: 'An unexpected failure (its text is shown only in development)',
+  502: 'An external service answered with an error',
+  503: 'An external service is busy or unavailable, or the rate-limit store is down',
+  504: 'An external service did not answer in time',
+};
+
+const json = (schema: JsonSchema): ResponseObject['content'] => ({
+  'application/json': { schema: asSchema(schema) },
+});
+
+function errorAnswer(status: number, schema: JsonSchema): ResponseObject {
+  const headers: HeadersObject =
+    status === 429 ? { 'Retry-After': { schema: { type: 'integer' } } } : {};
+  return {
+    description: `${WHY[status]} (code ${codeFor(status)})`,
+    headers: { ...REQUEST_ID_HEADER, ...headers },
+    content: json(schema),
+  };
+}
+
+/** The statuses an action can answer with, each in the shape of its mode. */
+export function actionResponses(declaration: ActionDeclaration): ResponsesObject {
+  const data = declaration.responseType === 'data';
+  const errorShape = ref(data ? 'DataError' : 'TransactionError');
+  const statuses = [400, 403, 408, 413, 429, 500, 503];
+  if (declaration.callsOutside) statuses.push(502, 504);
+  const responses: ResponsesObject = {
+    200: {
+      description: data ? 'The action answered (data mode)' : 'The transaction to sign',
+      headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS },
+      content: json(ref(data ? 'DataEnvelope' : 'ExecutionResponse')),
+    },
+  };
+  for (const status of statuses.sort((a, b) => a - b)) {
+    // Deadlines are answered before any route runs, so in the data envelope whatever the mode.
+    responses[status] = errorAnswer(status, status === 408 ? ref('DataError') : errorShape);
+  }
+  return responses;
+}

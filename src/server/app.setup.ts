@@ -1,0 +1,140 @@
+import { BadRequestException, type NestApplicationOptions } from '@nestjs/common';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyBodyParser } from 'fastify';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { EdgeReplies } from './edge/edge-reply';
+import { hostCheck } from './edge/host-check.hook';
+import { edgeServerOptions, hardenServer } from './edge/http-server';
+import { RequestObserver } from './request-observer';
+import { setupApiReference } from '../publishing/openapi/api-reference';
+import { GracefulShutdown } from './shutdown/graceful-shutdown';
+import { UPLOAD_CONFIG, type UploadConfig } from '../config/upload.config';
+import { isUpload, registerMultipart } from '../kit/uploads/multipart.setup';
+
+type ContentTypeParser = FastifyBodyParser<string>;
+
+/**
+ * Headers a mini-app client sends; browsers may send them cross-origin. The platform's proxy adds
+ * the x-sherry-* and x-timestamp ones; its older SDK build, calling directly, x-sdk-version.
+ */
+export const CORS_ALLOWED_HEADERS = [
+  'Content-Type',
+  'x-user-address',
+  'x-wallet-address',
+  'x-source-chain',
+  'x-chain-id',
+  'x-destination-chain',
+  'x-request-id',
+  'x-sherry-proxy',
+  'x-sherry-version',
+  'x-timestamp',
+  'x-sdk-version',
+].join(', ');
+export const CORS_EXPOSED_HEADERS = [
+  'x-request-id',
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+].join(', ');
+const CORS_METHODS = 'GET, POST, OPTIONS';
+
+const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Reuses a caller's request id when it is safe to echo, so traces join up across services. */
+function requestId(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** Renders errors raised before routing with the same CORS headers and request ids. */
+const edgeReplies = (config: AppConfig): EdgeReplies =>
+  new EdgeReplies(
+    {
+      methods: CORS_METHODS,
+      allowedHeaders: CORS_ALLOWED_HEADERS,
+      exposedHeaders: CORS_EXPOSED_HEADERS,
+      allowedOrigins: config.allowedOrigins,
+    },
+    requestId,
+  );
+
+/** Nest's own body parsers stay off: setupApp reads every body as JSON, empty bodies included. */
+export const APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
+
+export function createAdapter(config: AppConfig): FastifyAdapter {
+  return new FastifyAdapter({
+    bodyLimit: config.bodyLimitBytes,
+    // Only listed proxies may set the client IP through X-Forwarded-For (rate limits key on it).
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    requestIdHeader: false,
+    genReqId: requestId,
+    // Request deadlines; parser errors, timeouts and bad URLs answered in the envelope.
+    ...edgeServerOptions(config, edgeReplies(config)),
+    // GracefulShutdown closes Fastify only once every connection has ended; should it be closed
+    // earlier, requests on open connections are still served and not cut, never a bare 503.
+    return503OnClosing: false,
+    forceCloseConnections: false,
+  });
+}
+
+/** Everything main.ts and the tests both need on top of the module graph. */
+export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
+  const fastify = app.getHttpAdapter().getInstance();
+  const config = app.get<AppConfig>(APP_CONFIG);
+  // Nest's Logger writes JSON lines through pino, with the request's id while one is served.
+  app.useLogger(app.get(PinoNestLogger));
+  // Access lines, metrics and spans, from the first hook on: refused requests count too.
+  app.get(RequestObserver).install(app);
+  const { allowedOrigins } = config;
+  const uploads = app.get<UploadConfig>(UPLOAD_CONFIG);
+  // Connection cap, and `Expect` answered before any body is read.
+  hardenServer(fastify.server, config, edgeReplies(config), (req) =>
+    isUpload(req) ? uploads.maxBytes : config.bodyLimitBytes,
+  );
+
+  // Clients send JSON, sometimes with no body or a missing/odd content type: read any body as
+  // JSON with Fastify's own parser (prototype-poisoning keys removed), an empty one as no body.
+  const fastJson = fastify.getDefaultJsonParser('remove', 'remove');
+  const parseJson: ContentTypeParser = (req, body, done) => {
+    if (body.trim() === '') return done(null, undefined);
+    void fastJson(req, body, (error, value) =>
+      error ? done(new BadRequestException('Request body is not valid JSON')) : done(null, value),
+    );
+  };
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
+  // multipart/form-data is left unread until the guards have passed (src/core/uploads).
+  registerMultipart(fastify, uploads);
+
+  fastify.addHook('onRequest', (_req, reply, done) => {
+    void reply.headers({
+      'access-control-allow-methods': CORS_METHODS,
+      'access-control-allow-headers': CORS_ALLOWED_HEADERS,
+    });
+    done();
+  });
+  // On the way out, so OPTIONS answers (sent by the CORS hook before any other) carry it too.
+  fastify.addHook('onSend', (req, reply, payload, done) => {
+    void reply.header('x-request-id', req.id);
+    done(null, payload);
+  });
+  GracefulShutdown.setup(app);
+  app.enableCors({
+    // With an allow-list, only listed origins are reflected; the OriginGuard refuses the others.
+    origin: allowedOrigins.length > 0 ? allowedOrigins : '*',
+    methods: CORS_METHODS,
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    optionsSuccessStatus: 200,
+    strictPreflight: false,
+  });
+  // After CORS, so a refused host still gets the CORS headers.
+  fastify.addHook('onRequest', hostCheck(config));
+  // /docs under DEBUG_UI (the document itself is always at /api/openapi.json).
+  setupApiReference(app);
+  return app;
+}

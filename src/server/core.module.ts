@@ -1,0 +1,42 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { AppConfigModule } from '../config/app-config.module';
+import type { AppConfig } from '../config/app.config';
+import type { Env } from '../config/env';
+import type { MiniAppDeclaration } from '../contract/mini-app.types';
+import { KitModule } from '../kit/kit.module';
+import { OutboundModule } from '../outbound/outbound.module';
+import { PublishingModule } from '../publishing/publishing.module';
+import { TelemetryModule } from '../telemetry/telemetry.module';
+import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
+import { HealthController } from './health.controller';
+import { RequestObserver } from './request-observer';
+
+/**
+ * Everything an action runs on, composed bottom to top (see README, Layout): configuration,
+ * telemetry, the result cache, the kit (chains, registry, guards, interceptor, filter),
+ * publishing, then the server's own health, route and request observation.
+ */
+@Global()
+@Module({})
+export class CoreModule {
+  /** `miniApps`: the registered mini-apps; null registers those the served actions name. */
+  static forRoot(
+    config: AppConfig,
+    env: Env,
+    miniApps: readonly MiniAppDeclaration[] | null = null,
+  ): DynamicModule {
+    return {
+      module: CoreModule,
+      imports: [
+        AppConfigModule.forRoot(config, env),
+        TelemetryModule,
+        OutboundModule,
+        KitModule.forRoot(miniApps),
+        PublishingModule,
+      ],
+      controllers: [HealthController],
+      providers: [RequestObserver, MethodNotAllowedRoutes],
+      exports: [RequestObserver, MethodNotAllowedRoutes],
+    };
+  }
+}

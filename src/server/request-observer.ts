@@ -1,0 +1,150 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import { ActionRegistry } from '../kit/action.registry';
+import { ROOT_LOGGER } from '../telemetry/logging/logging.providers';
+import { ActionMetrics, type RouteMetrics } from '../telemetry/metrics/action-metrics';
+import { endRequestSpan, startRequestSpan, withinSpan } from '../telemetry/tracing/request-span';
+import { isTracingActive } from '../telemetry/tracing/tracing-state';
+import { enterScope, type RequestScope } from '../telemetry/request-scope';
+
+/** nginx's code for a request whose client left before its answer was written. */
+const CLIENT_CLOSED = 499;
+
+interface RouteEntry {
+  /** The declared path or route pattern; undefined when no route matched. */
+  route?: string;
+  /** `data` or `transaction` when the request runs an action. */
+  mode?: 'data' | 'transaction';
+  /** Health checks are logged at debug, like CORS preflights. */
+  quiet: boolean;
+  metrics: RouteMetrics;
+}
+
+interface ObservedScope extends RequestScope {
+  startedAt: number;
+}
+
+/**
+ * What every request leaves behind, recorded once it ends: its access line, its metrics and its
+ * span. Labels are made per route at boot, from the declarations (action label = declared path,
+ * mode = the action's), so recording is a map lookup and a few additions. Requests no route
+ * matched share the label `unknown`: a raw URL never becomes a label or a log field.
+ */
+@Injectable()
+export class RequestObserver {
+  private readonly actions = new Map<string, RouteEntry>();
+  private readonly routes = new Map<string, RouteEntry>();
+  private readonly unknown: RouteEntry;
+
+  constructor(
+    registry: ActionRegistry,
+    private readonly metrics: ActionMetrics,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+  ) {
+    for (const { path, responseType } of registry.actions()) {
+      const mode = responseType === 'data' ? 'data' : 'transaction';
+      const entry: RouteEntry = {
+        route: path,
+        mode,
+        quiet: false,
+        metrics: metrics.route(path, mode),
+      };
+      this.actions.set(path, entry);
+    }
+    this.unknown = { quiet: false, metrics: metrics.route('unknown', 'none') };
+  }
+
+  /**
+   * Called once by setupApp. The adapter's own first hook runs this one, ahead of CORS preflights
+   * and of the adapter's refusals, so every routed request is observed.
+   */
+  install(app: NestFastifyApplication): void {
+    const tracing = isTracingActive();
+    const adapter = app.getHttpAdapter();
+    if (!(adapter instanceof FastifyAdapter)) throw new Error('RequestObserver needs Fastify');
+    adapter.setOnRequestHook((req: FastifyRequest, reply: FastifyReply, done: () => void) =>
+      this.begin(req, reply, done, tracing),
+    );
+  }
+
+  private begin(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    done: () => void,
+    tracing: boolean,
+  ): void {
+    const scope: ObservedScope = { id: req.id, startedAt: performance.now() };
+    this.metrics.requestStarted();
+    // `close` comes once for every response, answered or abandoned; onResponse misses the latter.
+    reply.raw.once('close', () => this.end(req, reply, scope));
+    const serve = (): void => enterScope(req, this.logger, scope, done);
+    if (!tracing) return serve();
+    const { span, context } = startRequestSpan(req);
+    scope.span = span;
+    withinSpan(context, serve);
+  }
+
+  private end(req: FastifyRequest, reply: FastifyReply, scope: ObservedScope): void {
+    this.metrics.requestEnded();
+    const durationMs = performance.now() - scope.startedAt;
+    // Ended, not finished: an answer written to a client that left at that moment still counts.
+    const aborted = !reply.raw.writableEnded;
+    const status = aborted ? CLIENT_CLOSED : reply.statusCode;
+    const entry = this.entryFor(req);
+    entry.metrics.record(status, durationMs / 1000);
+    if (scope.span) {
+      endRequestSpan(scope.span, req.method, {
+        route: entry.route,
+        mode: entry.mode,
+        status,
+        errorCode: scope.errorCode,
+        aborted,
+      });
+    }
+    const level = entry.quiet || req.method === 'OPTIONS' ? 'debug' : 'info';
+    if (!this.logger.isLevelEnabled(level)) return;
+    const bytes = reply.getHeader('content-length');
+    this.logger[level](
+      {
+        reqId: scope.id,
+        method: req.method,
+        route: entry.route,
+        mode: entry.mode,
+        status,
+        durationMs: Math.round(durationMs * 1000) / 1000,
+        bytes: bytes === undefined ? undefined : Number(bytes),
+        ip: req.ip,
+        errorCode: scope.errorCode,
+      },
+      aborted ? 'request abandoned by the client' : 'request completed',
+    );
+  }
+
+  private entryFor(req: FastifyRequest): RouteEntry {
+    const route = req.routeOptions.url;
+    if (route === undefined || req.is404) return this.unknown;
+    if (!route.includes('*')) {
+      const action = req.method === 'POST' ? this.actions.get(route) : undefined;
+      return action ?? this.named(route);
+    }
+    // A wildcard route (metadata's `GET *`, the CORS preflight's `OPTIONS *`) is named after the
+    // action path it served; any other path it caught is `unknown`, never the path itself.
+    const path = req.url.split('?', 1)[0];
+    return this.actions.has(path) ? this.named(path) : this.unknown;
+  }
+
+  /** A route other than an action's run: the health checks, metadata, an action's GET… */
+  private named(route: string): RouteEntry {
+    let entry = this.routes.get(route);
+    if (!entry) {
+      // Bounded: routes and action paths are declared in code.
+      const quiet = route === '/health' || route.startsWith('/health/');
+      entry = { route, quiet, metrics: this.metrics.route(route, 'none') };
+      this.routes.set(route, entry);
+    }
+    return entry;
+  }
+}

@@ -1,0 +1,234 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Abi, type Address, type HDAccount, parseEventLogs } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { MintNftModule } from '../../src/actions/mint-nft/mint-nft.module';
+import { describeActionConformance } from '../../src/testing';
+import { createTestApp } from '../support/app.factory';
+import { deploy } from '../../src/testing/evm/contracts';
+import { writeChainFile } from '../../src/testing/evm/dex-fixture';
+import { type LocalChain, startLocalChain } from '../../src/testing/evm/local-chain';
+import { nftCollectionArtifact } from '../../src/testing/evm/nft-collection';
+import { signAndSend } from '../../src/testing/evm/wallet';
+import { pdf, png } from '../../src/testing/sample-files';
+
+const FUJI = 43113;
+const PATH = '/api/mint-nft';
+
+interface Minted {
+  status: number;
+  body: Record<string, unknown> & {
+    params?: { functionName: string; args: Record<string, string> };
+  };
+}
+
+/** The local chain passes for Fuji, the chain the action declares. */
+describe('Mint an NFT from an uploaded image, on a local EVM', () => {
+  let chain: LocalChain;
+  let user: HDAccount;
+  let collection: Address;
+  let abi: Abi;
+  let storageDir: string;
+  let app: NestFastifyApplication;
+  let base: string;
+  let unconfigured: NestFastifyApplication;
+
+  beforeAll(async () => {
+    chain = await startLocalChain({ chainId: FUJI });
+    user = chain.accounts[1];
+    const artifact = nftCollectionArtifact();
+    abi = artifact.abi;
+    collection = await deploy(chain, chain.wallet(chain.accounts[0]), artifact);
+    const fuji = {
+      name: 'Local Fuji',
+      rpcUrl: chain.rpcUrl,
+      nativeCurrency: { symbol: 'AVAX', decimals: 18 },
+    };
+    storageDir = join(mkdtempSync(join(tmpdir(), 'nft-e2e-')), 'store');
+    const actions = [MintNftModule];
+    [app, unconfigured] = await Promise.all([
+      createTestApp({
+        env: {
+          CHAIN_CONFIG_FILE: writeChainFile({ [FUJI]: { ...fuji, nftCollection: collection } }),
+          NFT_STORAGE_DIR: storageDir,
+        },
+        actions,
+      }),
+      createTestApp({ env: { CHAIN_CONFIG_FILE: writeChainFile({ [FUJI]: fuji }) }, actions }),
+    ]);
+    // A real socket, so token URIs name a host a client can fetch.
+    await app.listen(0, '127.0.0.1');
+    base = await app.getUrl();
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all([app, unconfigured].map((a) => a?.close()));
+    await chain?.stop();
+  });
+
+  // The declaration's sample names the image's caption; the kit uploads an image of its own.
+  describeActionConformance(() => app, '/api/mint-nft');
+
+  /** Posts the form as the platform's proxy does: multipart, context as `_sdk_context`, wallet header. */
+  async function mint(
+    fields: Record<string, string | Blob>,
+    url = `${base}${PATH}`,
+  ): Promise<Minted> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields))
+      form.append(name, value, ...(value instanceof Blob ? ['upload.png'] : []));
+    form.append('_sdk_context', JSON.stringify({ userAddress: user.address, sourceChain: FUJI }));
+    form.append('action', 'Mint an NFT');
+    const response = await fetch(url, {
+      method: 'POST',
+      body: form,
+      headers: { 'x-wallet-address': user.address },
+    });
+    return { status: response.status, body: (await response.json()) as Minted['body'] };
+  }
+
+  const read = <T>(functionName: string, args: unknown[]): Promise<T> =>
+    chain.publicClient.readContract({ address: collection, abi, functionName, args }) as Promise<T>;
+
+  it('mints the uploaded image: owner and token URI on chain, the same bytes behind the URI', async () => {
+    const image = png(320, 200, 7);
+    const { status, body } = await mint({
+      image: new Blob([image], { type: 'image/png' }),
+      name: 'Sunset',
+      description: 'Over the bay',
+    });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      chainId: FUJI,
+      abi: [expect.objectContaining({ name: 'safeMint' })],
+      params: { functionName: 'safeMint', args: { to: user.address, name: 'Sunset' } },
+    });
+    const tokenUri = body.params!.args.uri;
+    expect(tokenUri).toMatch(new RegExp(`^${base}/nft/[0-9a-f]{64}\\.json$`));
+
+    const { receipt } = await signAndSend(chain, user, body.serializedTransaction as string);
+    expect(receipt.status).toBe('success');
+    const [transfer] = parseEventLogs({
+      abi,
+      logs: receipt.logs,
+      eventName: 'Transfer',
+    }) as unknown as { args: { tokenId: bigint } }[];
+    const { tokenId } = transfer.args;
+    expect(await read<Address>('ownerOf', [tokenId])).toBe(user.address);
+    expect(await read<string>('tokenURI', [tokenId])).toBe(tokenUri);
+
+    const metadata = await fetch(tokenUri);
+    expect(metadata.headers.get('content-type')).toBe('application/json');
+    expect(metadata.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const json = (await metadata.json()) as { name: string; description: string; image: string };
+    expect(json).toEqual({
+      name: 'Sunset',
+      description: 'Over the bay',
+      image: body.params!.args.image,
+    });
+    const stored = await fetch(json.image);
+    expect(stored.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await stored.arrayBuffer()).equals(image)).toBe(true);
+  });
+
+  it('mints to the recipient given, and stores an image uploaded twice once', async () => {
+    const recipient = privateKeyToAccount(generatePrivateKey()).address;
+    const image = png(64, 64, 9);
+    const first = await mint({ image: new Blob([image]), name: 'One' });
+    const second = await mint({ image: new Blob([image]), name: 'Two', recipient });
+    expect(second.body.params!.args.image).toBe(first.body.params!.args.image);
+    const { receipt } = await signAndSend(chain, user, second.body.serializedTransaction as string);
+    const [transfer] = parseEventLogs({
+      abi,
+      logs: receipt.logs,
+      eventName: 'Transfer',
+    }) as unknown as { args: { tokenId: bigint } }[];
+    expect(await read<Address>('ownerOf', [transfer.args.tokenId])).toBe(recipient);
+    const imageFile = first.body.params!.args.image.split('/').pop()!;
+    expect(readdirSync(storageDir).filter((name) => name === imageFile)).toHaveLength(1);
+  });
+
+  describe('refuses, as {error, code}', () => {
+    it.each<[string, () => Record<string, string | Blob>, number, string]>([
+      ['no image', () => ({ name: 'x' }), 400, 'image is required'],
+      ['no name', () => ({ image: new Blob([png(2, 2)]) }), 400, 'name is required'],
+      [
+        'a name over 100 characters',
+        () => ({ image: new Blob([png(2, 2)]), name: 'n'.repeat(101) }),
+        400,
+        'name must be at most 100 characters',
+      ],
+      [
+        'a description over 1000 characters',
+        () => ({ image: new Blob([png(2, 2)]), name: 'x', description: 'd'.repeat(1001) }),
+        400,
+        'description must be at most 1000 characters',
+      ],
+      [
+        'a PDF',
+        () => ({ image: new Blob([pdf()], { type: 'image/png' }), name: 'x' }),
+        400,
+        'image must be of type image/png, image/jpeg, image/webp, image/gif (got application/pdf)',
+      ],
+      [
+        'an image wider than 4096',
+        () => ({ image: new Blob([png(4097, 1)]), name: 'x' }),
+        400,
+        'image must be at most 4096 pixels wide',
+      ],
+      [
+        'an image over 5 MB',
+        () => ({ image: new Blob([png(1, 1), Buffer.alloc(5 * 1024 * 1024)]), name: 'x' }),
+        413,
+        'image must be at most 5242880 bytes',
+      ],
+      [
+        'a malformed recipient',
+        () => ({ image: new Blob([png(2, 2)]), name: 'x', recipient: '0x12' }),
+        400,
+        'recipient must be a valid address',
+      ],
+    ])('%s', async (_, fields, status, error) => {
+      const before = readdirSync(storageDir, { withFileTypes: true }).length;
+      const answer = await mint(fields());
+      expect(answer).toEqual({
+        status,
+        body: { error, code: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR' },
+      });
+      expect(readdirSync(storageDir, { withFileTypes: true })).toHaveLength(before);
+    });
+
+    it('503 NOT_CONFIGURED on a chain without a collection', async () => {
+      await unconfigured.listen(0, '127.0.0.1');
+      const answer = await mint(
+        { image: new Blob([png(2, 2)]), name: 'x' },
+        `${await unconfigured.getUrl()}${PATH}`,
+      );
+      expect(answer).toEqual({
+        status: 503,
+        body: {
+          error: 'NFT minting is not configured on Local Fuji (chain 43113)',
+          code: 'NOT_CONFIGURED',
+        },
+      });
+    });
+  });
+
+  it('serves stored files read-only, and nothing else', async () => {
+    for (const path of [
+      '/nft/nothing',
+      `/nft/${'0'.repeat(64)}.png`,
+      '/nft/..%2F..%2Fpackage.json',
+    ]) {
+      const response = await fetch(`${base}${path}`);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('cache-control')).toBeNull();
+    }
+    const [stored] = readdirSync(storageDir);
+    expect((await fetch(`${base}/nft/${stored}`, { method: 'POST' })).status).toBe(404);
+    expect((await fetch(`${base}/nft/${stored}`, { method: 'DELETE' })).status).toBe(404);
+    expect((await fetch(`${base}/nft/${stored}`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,251 @@
+import { createHash } from 'node:crypto';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { chromium } from 'playwright-core';
+import { OPERATIONS } from '../../src/actions/calculator/calculator.action';
+import { jsonSafe } from '../../src/contract/json-safe';
+import { declaredActions } from '../../src/testing';
+import { createTestApp, postJson } from '../support/app.factory';
+import { EveryTypeModule } from '../fixtures/every-type.fixture';
+import { KitFixturesModule } from '../fixtures/kit.fixture';
+import {
+  type Doc,
+  fetchDocument,
+  paramsOf,
+  resolve,
+  validateOpenApi,
+} from '../support/openapi.helper';
+
+/** Debian's Chromium (see .ci/run). */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const sha256 = (text: string): string =>
+  `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+describe('GET /api/openapi.json (the shipped actions)', () => {
+  let app: NestFastifyApplication;
+  let document: Doc;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    document = await fetchDocument(app);
+  });
+  afterAll(() => app.close());
+
+  it('is a valid OpenAPI 3.1 document', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(validateOpenApi(document)).toEqual({ valid: true, version: '3.1' });
+  });
+
+  it('runs and describes every declared action, with its samples twice', () => {
+    const declared = declaredActions(app);
+    expect(declared.length).toBeGreaterThan(0);
+    for (const { declaration } of declared) {
+      const post = document.paths[declaration.path]?.post;
+      expect(post).toBeDefined();
+      expect(document.paths[declaration.path].get.responses['200']).toBeDefined();
+      const samples = jsonSafe(declaration.samples ?? []) as { params: unknown }[];
+      expect(post['x-action-samples']).toEqual(samples);
+      const content = post.requestBody?.content ?? {};
+      // JSON bodies hold `{params, context?}`; a multipart form (an action taking files) the fields.
+      const multipart = content['multipart/form-data'] !== undefined;
+      const examples = content[multipart ? 'multipart/form-data' : 'application/json']?.examples;
+      const sent = Object.values(examples ?? {}).map((example) => example.value as object);
+      expect(
+        sent.map((value) => (multipart ? value : (value as { params: unknown }).params)),
+      ).toEqual(samples.map((sample) => sample.params));
+    }
+  });
+
+  it("lists the calculator's operations as the parameter's enum, all three required", () => {
+    const params = paramsOf(document, '/api/calculator');
+    expect(params.properties?.operation.enum).toEqual([...OPERATIONS]);
+    expect(params.properties?.a.type).toBe('number');
+    expect(params.required).toEqual(['operation', 'a', 'b']);
+    const query = document.paths['/api/calculator'].post.parameters ?? [];
+    expect(query.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(
+      expect.arrayContaining(['operation', 'a', 'b']),
+    );
+  });
+
+  it('answers each action in its mode, with the error statuses it can return', () => {
+    for (const { declaration, callsOutside, requiresUser } of declaredActions(app)) {
+      const { responses, parameters = [] } = document.paths[declaration.path].post;
+      const data = declaration.responseType === 'data';
+      const schema = (status: string): string | undefined =>
+        responses[status]?.content?.['application/json'].schema.$ref;
+      expect(schema('200')).toBe(
+        `#/components/schemas/${data ? 'DataEnvelope' : 'ExecutionResponse'}`,
+      );
+      const errorShape = `#/components/schemas/${data ? 'DataError' : 'TransactionError'}`;
+      for (const status of ['400', '403', '413', '429', '500', '503'])
+        expect(schema(status)).toBe(errorShape);
+      expect(schema('408')).toBe('#/components/schemas/DataError');
+      expect(Object.hasOwn(responses, '502')).toBe(callsOutside);
+      expect(Object.hasOwn(responses, '504')).toBe(callsOutside);
+      const user = parameters.find((p) => p.in === 'header' && p.name === 'x-user-address');
+      expect(user?.required === true).toBe(requiresUser);
+    }
+  });
+
+  it('describes the metadata, mini-app, health and icon endpoints', () => {
+    for (const path of [
+      '/api/metadata',
+      '/api/mini-apps/{id}',
+      '/health',
+      '/health/ready',
+      '/icons/{file}',
+    ])
+      expect(document.paths[path]?.get.responses['200']).toBeDefined();
+  });
+});
+
+describe('GET /api/openapi.json (every parameter type)', () => {
+  let app: NestFastifyApplication;
+  let document: Doc;
+
+  beforeAll(async () => {
+    app = await createTestApp({ actions: [KitFixturesModule, EveryTypeModule] });
+    document = await fetchDocument(app);
+  });
+  afterAll(() => app.close());
+
+  it('is a valid OpenAPI 3.1 document', () => {
+    expect(validateOpenApi(document)).toEqual({ valid: true, version: '3.1' });
+  });
+
+  it('carries each declared bound, default, fixed value and pattern', () => {
+    const every = paramsOf(document, '/api/every-type').properties ?? {};
+    expect(every.level).toMatchObject({ minimum: 1, maximum: 200, 'x-param-type': 'uint8' });
+    expect(every.title).toMatchObject({ type: 'string', minLength: 2, maxLength: 20 });
+    expect(every.amount).toMatchObject({ minimum: 0, 'x-maximum': String(2n ** 256n - 1n) });
+    expect(every.amount.maximum).toBeUndefined();
+    expect(every.network).toMatchObject({ const: 'fuji', default: 'fuji' });
+    expect(every.plan.enum).toEqual(['free', 'pro']);
+    expect(every.salt.pattern).toBe('^0x[0-9a-fA-F]{64}$');
+    const sink = paramsOf(document, '/api/kitchen-sink');
+    expect(sink.properties?.name).toMatchObject({ pattern: '^[a-z]+$', maxLength: 10 });
+    expect(sink.properties?.amount).toMatchObject({ minimum: 0, maximum: 100, multipleOf: 0.5 });
+    expect(sink.properties?.tier.enum).toEqual([1, 2, 3]);
+    expect(sink.properties?.count).toMatchObject({ default: 5, minimum: 1, maximum: 9 });
+    // A declared default stands in for a missing value: not required of the request.
+    expect(sink.required).not.toContain('count');
+    expect(sink.required).toEqual(expect.arrayContaining(['name', 'amount', 'tier', 'recipient']));
+  });
+
+  it('answers a transaction action with ExecutionResponse and its errors in its shape', () => {
+    const { responses } = document.paths['/api/tx-transfer'].post;
+    const execution = resolve(
+      document,
+      responses['200'].content?.['application/json'].schema ?? {},
+    );
+    expect(execution.required).toEqual(['serializedTransaction', 'chainId']);
+    expect(Object.keys(execution.properties ?? {})).toEqual(
+      expect.arrayContaining(['serializedTransaction', 'chainId', 'abi', 'params']),
+    );
+    const error = resolve(document, responses['400'].content?.['application/json'].schema ?? {});
+    expect(error.required).toEqual(['error', 'code']);
+  });
+});
+
+describe('GET /api/openapi.json and rate limits', () => {
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    app = await createTestApp({ env: { RATE_LIMIT_IP_MAX: '2' } });
+  });
+  afterAll(() => app.close());
+
+  it('is never counted, while actions are', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      const response = await app.inject({ method: 'GET', url: '/api/openapi.json' });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['x-ratelimit-limit']).toBeUndefined();
+    }
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const sample = { params: { operation: 'add', a: 1, b: 2 } };
+      statuses.push((await postJson(app, '/api/calculator', sample)).status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+});
+
+describe('/docs (the interactive reference)', () => {
+  it('is an unknown path unless DEBUG_UI is on', async () => {
+    const app = await createTestApp({ env: { DEBUG_UI: 'false' } });
+    try {
+      for (const url of ['/docs', '/docs/swagger-ui-init.js', '/docs/swagger-ui-bundle.js'])
+        expect((await app.inject({ method: 'GET', url })).statusCode).toBe(404);
+      expect((await app.inject({ method: 'GET', url: '/api/openapi.json' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  describe('with DEBUG_UI=true', () => {
+    let app: NestFastifyApplication;
+    let base: string;
+
+    beforeAll(async () => {
+      app = await createTestApp({ env: { DEBUG_UI: 'true' } });
+      await app.listen(0, '127.0.0.1');
+      base = await app.getUrl();
+    });
+    // Closing waits for the browser's keep-alive connections to drain (SHUTDOWN_DRAIN_MS).
+    afterAll(() => app.close(), 30_000);
+
+    it('answers HTML whose every inline style the policy allows by hash, and no inline script', async () => {
+      const response = await fetch(`${base}/docs`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      const policy = response.headers.get('content-security-policy') ?? '';
+      expect(policy).toContain("default-src 'none'");
+      expect(policy).toContain("script-src 'self';");
+      expect(policy).not.toContain('unsafe-inline');
+      const html = await response.text();
+      expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+      const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]);
+      expect(styles.length).toBeGreaterThan(0);
+      for (const style of styles) expect(policy).toContain(sha256(style));
+    });
+
+    it('serves every file the page names from the service itself', async () => {
+      const html = await (await fetch(`${base}/docs`)).text();
+      const files = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+      expect(files).toEqual(expect.arrayContaining(['./docs/swagger-ui-init.js']));
+      for (const file of files) {
+        expect(file.startsWith('./')).toBe(true);
+        const answer = await fetch(new URL(file, `${base}/docs`));
+        expect([file, answer.status]).toEqual([file, 200]);
+      }
+      const init = await (await fetch(`${base}/docs/swagger-ui-init.js`)).text();
+      expect(init).toContain('"/api/calculator"');
+    });
+
+    it('runs in a browser under its policy: the calculator sample answers 5', async () => {
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ['--no-sandbox'],
+      });
+      const problems: string[] = [];
+      try {
+        const page = await browser.newPage();
+        page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+        page.on('pageerror', (error) => problems.push(error.message));
+        page.on('request', (r) => !r.url().startsWith(base) && problems.push(r.url()));
+        await page.goto(`${base}/docs`);
+        const operation = page.locator('.opblock-post', { hasText: '/api/calculator' });
+        await operation.locator('.opblock-summary').click();
+        await operation.locator('button.execute').click();
+        const live = operation.locator('.live-responses-table');
+        // Waits for the answer to be rendered.
+        await live.locator('.response-col_status', { hasText: '200' }).first().waitFor();
+        expect(await live.locator('.microlight').first().textContent()).toContain('"result": 5');
+      } finally {
+        await browser.close();
+      }
+      expect(problems).toEqual([]);
+    }, 60_000);
+  });
+});

@@ -1,0 +1,221 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { prepareDev, type DevSetup } from '../../scripts/dev/dev-env';
+import { createTestApp } from '../support/app.factory';
+import { FakeUpstream, reply } from '../support/upstream.server';
+
+const ROOT = join(__dirname, '..', '..');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run check -- <args>`, as a child process, awaited to its exit. */
+async function check(...args: string[]): Promise<Run> {
+  const child = spawn(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', join('scripts', 'check.ts'), ...args],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+/** The table's rows as [what, target, result, detail] (columns are two or more spaces apart). */
+const rowsOf = (table: string): string[][] =>
+  table
+    .split('\n')
+    .slice(2, -1)
+    .map((line) => line.split(/ {2,}/));
+
+describe('npm run check against the service itself', () => {
+  let setup: DevSetup;
+  let weather: FakeUpstream;
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    // Every outside service a sample needs: the local chain with the contracts, a weather API.
+    [setup, weather] = await Promise.all([
+      prepareDev({ DEV_CHAIN_PORT: '0' }),
+      FakeUpstream.start(),
+    ]);
+    weather
+      .route(
+        '/geo',
+        reply.json({
+          results: [{ id: 1, name: 'Paris', country: 'France', latitude: 48.85, longitude: 2.35 }],
+        }),
+      )
+      .route(
+        '/forecast',
+        reply.json({
+          current: {
+            time: '2026-11-22T12:00',
+            temperature_2m: 12.3,
+            wind_speed_10m: 4.5,
+            weather_code: 3,
+          },
+        }),
+      );
+    app = await createTestApp({
+      env: {
+        CHAIN_CONFIG_FILE: setup.devChain.chainFile,
+        WEATHER_GEOCODING_URL: `${weather.base}/geo`,
+        WEATHER_FORECAST_URL: `${weather.base}/forecast`,
+        NODE_ENV: 'production',
+      },
+    });
+    await app.listen(0, '127.0.0.1');
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await weather?.close();
+    await setup?.devChain.stop();
+  });
+
+  it('passes: every mini-app, URL, preflight and declared sample, printed as a table', async () => {
+    const { code, stdout } = await check(await app.getUrl());
+    const rows = rowsOf(stdout);
+    expect(rows.filter(([, , result]) => result === 'FAIL')).toEqual([]);
+    expect(code).toBe(0);
+    const samples = rows.filter(
+      ([what, , result]) => what.startsWith('sample') && result === 'PASS',
+    );
+    expect(samples.map(([, target]) => target)).toEqual(
+      expect.arrayContaining([
+        'POST /api/calculator',
+        'POST /api/weather',
+        'POST /api/send-token',
+        'POST /api/best-swap',
+      ]),
+    );
+    expect(stdout).toMatch(/^WHAT +TARGET +RESULT +DETAIL +TIME$/m);
+    expect(stdout).toMatch(/: \d+ passed, 0 failed, \d+ skipped\n$/);
+  }, 60_000);
+});
+
+/**
+ * A deployment with one fault per check: its documents point at another host over http, its
+ * preflight leaves out the proxy's headers, its action never answers.
+ */
+function brokenDeployment(): Server {
+  const elsewhere = 'http://deploy.example';
+  const document = {
+    url: `${elsewhere}/api/mini-apps/tools`,
+    icon: `${elsewhere}/icons/tools.svg`,
+    title: 'Tools',
+    description: 'Broken on purpose',
+    baseUrl: elsewhere,
+    actions: [
+      {
+        type: 'dynamic',
+        label: 'Slow',
+        chains: { source: 43113 },
+        path: '/api/slow',
+        responseType: 'data',
+      },
+    ],
+  };
+  const routes: Record<string, (res: ServerResponse) => void> = {
+    'GET /api/metadata': (res) =>
+      json(res, {
+        title: 'Broken',
+        description: 'Broken',
+        baseUrl: elsewhere,
+        miniApps: [
+          {
+            id: 'tools',
+            metadataUrl: document.url,
+            icon: document.icon,
+            actionPaths: ['/api/slow'],
+          },
+        ],
+      }),
+    'GET /api/mini-apps/tools': (res) => json(res, document),
+    'GET /api/openapi.json': (res) =>
+      json(res, {
+        openapi: '3.1.0',
+        paths: { '/api/slow': { post: { 'x-action-samples': [{ params: { a: 1 } }] } } },
+      }),
+    'OPTIONS /api/slow': (res) =>
+      res
+        .writeHead(204, {
+          'access-control-allow-origin': '*',
+          'access-control-allow-methods': 'POST',
+          'access-control-allow-headers': 'content-type',
+        })
+        .end(),
+    // Never answered: the check gives up at its deadline.
+    'POST /api/slow': () => undefined,
+  };
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    const route = routes[`${req.method} ${req.url}`];
+    if (route) route(res);
+    else res.writeHead(404).end();
+  });
+}
+
+function json(res: ServerResponse, body: unknown): void {
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+describe('npm run check against a broken deployment', () => {
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    server = brokenDeployment().listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('fails, naming each cause in its row', async () => {
+    const { code, stdout } = await check(base, '--max-ms', '300');
+    const failures = rowsOf(stdout)
+      .filter(([, , result]) => result === 'FAIL')
+      .map(([what, target, , detail]) => `${what} | ${target} | ${detail}`);
+    expect(code).toBe(1);
+    expect(failures).toEqual([
+      expect.stringMatching(
+        /^published URLs \| GET \/api\/metadata \| baseUrl is not https: http:\/\/deploy\.example\/; baseUrl points at http:\/\/deploy\.example, not the deployment/,
+      ),
+      expect.stringMatching(
+        /^published URLs \| \/api\/mini-apps\/tools \| url is not https.*icon points at http:\/\/deploy\.example.*actions\[0\] points at http:\/\/deploy\.example/,
+      ),
+      expect.stringMatching(
+        /^CORS preflight \| OPTIONS \/api\/slow \| access-control-allow-headers lacks x-user-address, x-wallet-address/,
+      ),
+      'sample 1 | POST /api/slow | no answer within 300 ms',
+    ]);
+  }, 30_000);
+});
+
+describe('npm run check usage', () => {
+  it.each([[[]], [['ftp://example.com']], [['https://example.com', '--max-ms', 'soon']]])(
+    'exits 2 with the usage line for %j',
+    async (args: string[]) => {
+      const { code, stderr } = await check(...args);
+      expect({ code, usage: stderr.includes('usage: npm run check -- <base-url>') }).toEqual({
+        code: 2,
+        usage: true,
+      });
+    },
+    30_000,
+  );
+});

@@ -1,0 +1,204 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+/** What a team's checkout holds besides node_modules, which the copy links to. */
+const COPIED = ['src', 'test', 'scripts', 'package.json', '.prettierrc', 'eslint.config.mjs'];
+const COPIED_CONFIG = ['tsconfig.json', 'tsconfig.build.json', 'jest.config.js'];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command in the copy to its end (its exit event), collecting what it prints. */
+function run(cwd: string, command: string, args: readonly string[]): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
+  delete env.JEST_WORKER_ID;
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const newAction = (cwd: string, ...args: string[]): Promise<Run> =>
+  run(cwd, 'npm', ['run', '--silent', 'new:action', '--', ...args]);
+
+/** Exit 0, or the output that says why not. */
+function expectSuccess({ code, stdout, stderr }: Run): void {
+  expect({ code, output: code === 0 ? '' : `${stdout}\n${stderr}` }).toEqual({
+    code: 0,
+    output: '',
+  });
+}
+
+/** Every file under the project's own folders, with a digest of its content. */
+function snapshot(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const top of ['src', 'test', 'scripts']) {
+    for (const file of readdirSync(join(dir, top), { recursive: true, encoding: 'utf8' })) {
+      const path = join(dir, top, file);
+      try {
+        files[`${top}/${file}`] = createHash('sha256').update(readFileSync(path)).digest('hex');
+      } catch {
+        files[`${top}/${file}`] = 'directory';
+      }
+    }
+  }
+  return files;
+}
+
+describe('npm run new:action (in a copy of the project)', () => {
+  let dir: string;
+  let before: Record<string, string>;
+  const read = (file: string): string => readFileSync(join(dir, file), 'utf8');
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'scaffold-'));
+    for (const entry of [...COPIED, ...COPIED_CONFIG]) {
+      cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
+    }
+    symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'), 'dir');
+    before = snapshot(dir);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses a malformed, taken or reserved name with a message saying why, and writes nothing', async () => {
+    const refused: [string[], RegExp][] = [
+      [['Greeting'], /"Greeting" is not kebab-case/],
+      [['hello_world'], /"hello_world" is not kebab-case/],
+      [['2fa'], /"2fa" is not kebab-case/],
+      [['calculator'], /"calculator" is taken: src\/actions\/calculator already exists/],
+      [['index'], /"index" is taken: src\/actions\/index\.ts already exists/],
+      [['kit-http'], /"kit-http" is taken: test\/kit\/kit-http\.e2e-spec\.ts already exists/],
+      [['metadata'], /\/api\/metadata is a route the service answers itself/],
+      [['fresh', '--mini-app', 'Tools'], /mini-app id "Tools" must be lower-case/],
+      [['fresh', '--mode', 'mint'], /--mode must be data or transaction, not "mint"/],
+      [[], /give exactly one action name \(got 0\)/],
+    ];
+    const runs = await Promise.all(refused.map(([args]) => newAction(dir, ...args)));
+    runs.forEach(({ code, stdout, stderr }, i) => {
+      expect({ code: code !== 0, stdout, stderr }).toEqual({
+        code: true,
+        stdout: '',
+        stderr: expect.stringMatching(refused[i][1]),
+      });
+    });
+    expect(snapshot(dir)).toEqual(before);
+  }, 60_000);
+
+  it('writes a data action in a new mini-app and a transaction action joining tools', async () => {
+    const data = await newAction(dir, 'hello-note');
+    expectSuccess(data);
+    expect(data.stdout).toContain('Wrote a data-mode action answering POST /api/hello-note');
+    expect(data.stdout).toContain('new mini-app "hello-note"');
+    const transaction = await newAction(
+      dir,
+      'tip-jar',
+      '--mode',
+      'transaction',
+      '--mini-app',
+      'tools',
+    );
+    expectSuccess(transaction);
+    expect(transaction.stdout).toContain('joins the mini-app "tools" (TOOLS_MINI_APP)');
+
+    const added = Object.keys(snapshot(dir)).filter((file) => !(file in before));
+    expect(added.sort()).toEqual(
+      [
+        'src/actions/hello-note',
+        'src/actions/tip-jar',
+        'src/assets/icons/hello-note.svg',
+        'test/actions/hello-note.e2e-spec.ts',
+        'test/actions/tip-jar.e2e-spec.ts',
+        ...['action', 'controller', 'module', 'service', 'service.spec'].flatMap((kind) => [
+          `src/actions/hello-note/hello-note.${kind}.ts`,
+          `src/actions/tip-jar/tip-jar.${kind}.ts`,
+        ]),
+      ].sort(),
+    );
+    for (const file of added.filter((f) => f.endsWith('.ts'))) {
+      expect(data.stdout + transaction.stdout).toContain(`created  ${file}`);
+    }
+    expect(read('src/actions/index.ts')).toMatch(/\n {2}HelloNoteModule,\n {2}TipJarModule,\n\];/);
+    expect(read('src/actions/mini-apps.ts')).toMatch(/\n {2}HELLO_NOTE_MINI_APP,\n\];/);
+    expect(read('src/actions/tip-jar/tip-jar.action.ts')).toContain('miniApp: TOOLS_MINI_APP');
+  }, 60_000);
+
+  it('refuses to add a fifth action to a mini-app, naming those with room', async () => {
+    const written = snapshot(dir);
+    const full = await newAction(dir, 'one-more', '--mini-app', 'tools');
+    expect(full.code).toBe(1);
+    expect(full.stderr).toContain(
+      'mini-app "tools" already has 4 actions (/api/calculator, /api/tip-jar, /api/user-lookup, /api/weather)',
+    );
+    // Every mini-app with room, a team's own included (the copy may hold more than ours).
+    const room = /one that has room \(([^)]*)\)/.exec(full.stderr)?.[1].split(', ');
+    expect(room).toEqual(expect.arrayContaining(['wallet', 'collectibles', 'hello-note']));
+    expect(room).not.toContain('tools');
+    expect(snapshot(dir)).toEqual(written);
+  }, 60_000);
+
+  it('generates code that typechecks, lints and passes its own specs, conformance included', async () => {
+    const node = (tool: string, ...args: string[]): Promise<Run> =>
+      run(dir, process.execPath, [join(dir, 'node_modules', tool), ...args]);
+    expectSuccess(await node('typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json'));
+    const generated = [
+      'src/actions/hello-note',
+      'src/actions/tip-jar',
+      'src/actions/index.ts',
+      'src/actions/mini-apps.ts',
+      'test/actions/hello-note.e2e-spec.ts',
+      'test/actions/tip-jar.e2e-spec.ts',
+    ];
+    expectSuccess(await node('eslint/bin/eslint.js', '--max-warnings=0', ...generated));
+
+    const report = join(dir, 'jest-report.json');
+    const specs = [
+      'src/actions/hello-note',
+      'src/actions/tip-jar',
+      'test/actions/hello-note',
+      'test/actions/tip-jar',
+    ];
+    const jest = await node(
+      'jest/bin/jest.js',
+      '--ci',
+      '--runInBand',
+      '--json',
+      `--outputFile=${report}`,
+      ...specs,
+    );
+    expectSuccess(jest);
+    const results = JSON.parse(read('jest-report.json')) as {
+      numTotalTestSuites: number;
+      numFailedTests: number;
+      testResults: { assertionResults: { fullName: string; status: string }[] }[];
+    };
+    expect([results.numTotalTestSuites, results.numFailedTests]).toEqual([4, 0]);
+    const names = results.testResults.flatMap((suite) => suite.assertionResults);
+    for (const path of ['/api/hello-note', '/api/tip-jar']) {
+      const conformance = names.filter((t) =>
+        t.fullName.includes(`${path} meets the dynamic action contract`),
+      );
+      expect(conformance.length).toBeGreaterThan(0);
+      expect(conformance.every((t) => t.status === 'passed')).toBe(true);
+    }
+  }, 300_000);
+});
