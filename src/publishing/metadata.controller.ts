@@ -63,7 +63,7 @@ export class MetadataController implements OnModuleInit {
     return document;
   }
 
-  /** PUBLIC_BASE_URL, or the request's: the host check (src/core/edge) has refused any other. */
+  /** PUBLIC_BASE_URL, or the request's: the host check (src/server/edge) has refused any other. */
   private baseUrl(req: FastifyRequest): string {
     if (this.config.publicBaseUrl !== undefined) return this.config.publicBaseUrl;
     if (!req.host) {

@@ -107,7 +107,7 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   };
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
-  // multipart/form-data is left unread until the guards have passed (src/core/uploads).
+  // multipart/form-data is left unread until the guards have passed (src/kit/uploads).
   registerMultipart(fastify, uploads);
 
   fastify.addHook('onRequest', (_req, reply, done) => {

@@ -51,7 +51,7 @@ export const SEND_TOKEN: Target = {
 };
 
 export const TS = ['-r', 'ts-node/register/transpile-only'];
-/** Where the bench's local chain (test/evm/dev-chain.ts, as chain 43113) listens. */
+/** Where the bench's local chain (src/testing/evm/dev-chain.ts, as chain 43113) listens. */
 export const BENCH_CHAIN_PORT = 3215;
 const BENCH_CHAIN_URL = `http://127.0.0.1:${BENCH_CHAIN_PORT}`;
 const OUT_OF_REACH = { RATE_LIMIT_IP_MAX: '1000000000', RATE_LIMIT_USER_MAX: '1000000000' };

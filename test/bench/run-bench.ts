@@ -126,7 +126,7 @@ async function decay(): Promise<string> {
 async function startChain(): Promise<ChildProcess> {
   const chain = spawn(
     process.execPath,
-    [...TS, 'test/evm/dev-chain.ts', '43113', String(BENCH_CHAIN_PORT)],
+    [...TS, 'src/testing/evm/dev-chain.ts', '43113', String(BENCH_CHAIN_PORT)],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let text = '';

@@ -1,6 +1,6 @@
 import type { DestinationStream } from 'pino';
 
-/** A JSON log line as pino writes it (level names, see src/core/logging/root-logger.ts). */
+/** A JSON log line as pino writes it (level names, see src/telemetry/logging/root-logger.ts). */
 export interface LogLine {
   level: string;
   time: string;

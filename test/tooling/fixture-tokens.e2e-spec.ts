@@ -19,7 +19,11 @@ import {
   type FixtureTokenName,
   OZ_ERC20_ERRORS_ABI,
 } from '../../src/testing/evm/fixture-tokens';
-import { type LocalChain, type LocalWallet, startLocalChain } from '../../src/testing/evm/local-chain';
+import {
+  type LocalChain,
+  type LocalWallet,
+  startLocalChain,
+} from '../../src/testing/evm/local-chain';
 
 const SUPPLY = 1_000_000n * 10n ** 6n;
 const FROZEN_REASON = 'FrozenToken: transfers are frozen';

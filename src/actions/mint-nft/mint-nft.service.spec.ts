@@ -50,7 +50,11 @@ function service(nftCollection?: string): { mint: MintNftService; store: MemoryS
     JSON.stringify({ chains: { 43113: { ...fuji, ...(nftCollection && { nftCollection }) } } }),
   );
   const { registry, rpc } = chainsUnderTest({ CHAIN_CONFIG_FILE: file });
-  const builder = new TransactionBuilder(registry, loadTransactionConfig({ TX_SIMULATE: 'off' }), rpc);
+  const builder = new TransactionBuilder(
+    registry,
+    loadTransactionConfig({ TX_SIMULATE: 'off' }),
+    rpc,
+  );
   const store = new MemoryStore();
   const mint = new MintNftService(builder, store, registry);
   mint.onModuleInit();

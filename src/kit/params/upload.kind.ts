@@ -135,7 +135,7 @@ function uploadCheck(param: ActionParameter): string[] {
   return problems;
 }
 
-/** `file` and `image`: uploads read from multipart bodies (see src/core/uploads). */
+/** `file` and `image`: uploads read from multipart bodies (see src/kit/uploads). */
 export const uploadKind: ParamKind = {
   convert: (spec, value) =>
     Array.isArray(value) && value.every(isUploadedFile) && !spec.multiple && value.length === 1

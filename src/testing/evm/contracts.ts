@@ -20,7 +20,7 @@ function npmArtifact(path: string): Artifact {
 
 /**
  * Uniswap V2 as published on npm. The router's hard-coded pair init code hash matches the pair
- * bytecode of @uniswap/v2-core 1.0.1 (checked by test/evm/dex-fixture.ts on every deployment).
+ * bytecode of @uniswap/v2-core 1.0.1 (checked by src/testing/evm/dex-fixture.ts on every deployment).
  */
 export const UNISWAP_V2 = {
   factory: npmArtifact('@uniswap/v2-core/build/UniswapV2Factory.json'),

@@ -1,7 +1,7 @@
 /**
  * A local chain for development: the DEX fixture on 127.0.0.1:8545 as chain 31337, at exactly the
  * addresses the default chain file lists for it. Run with
- * `npx ts-node --transpile-only test/evm/dev-chain.ts [chainId] [port]`; Ctrl-C stops it.
+ * `npx ts-node --transpile-only src/testing/evm/dev-chain.ts [chainId] [port]`; Ctrl-C stops it.
  */
 import { deployDexFixture, fundUser } from './dex-fixture';
 import { startLocalChain } from './local-chain';

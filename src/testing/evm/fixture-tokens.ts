@@ -4,7 +4,7 @@ import { type Artifact, deploy } from './contracts';
 import type { LocalChain, LocalWallet } from './local-chain';
 import { compileWithOpenZeppelin } from './oz-compile';
 
-/** The contracts of test/evm/FixtureTokens.sol; each has the same constructor as TestToken.sol. */
+/** The contracts of src/testing/evm/FixtureTokens.sol; each has the same constructor as TestToken.sol. */
 export type FixtureTokenName = 'OzToken' | 'ZeroFirstToken' | 'FrozenToken';
 
 export const FIXTURE_TOKEN_NAMES: readonly FixtureTokenName[] = [
@@ -50,7 +50,7 @@ type Artifacts = Record<FixtureTokenName, Artifact>;
 
 let artifacts: Artifacts | undefined;
 
-/** One contract of test/evm/FixtureTokens.sol, compiled (or read from disk) once per process. */
+/** One contract of src/testing/evm/FixtureTokens.sol, compiled (or read from disk) once per process. */
 export function fixtureTokenArtifact(name: FixtureTokenName): Artifact {
   // OpenZeppelin's ERC20 needs no Cancun opcode; 'paris' runs on pre-Cancun forks too.
   artifacts ??= compileWithOpenZeppelin('FixtureTokens.sol', FIXTURE_TOKEN_NAMES, 'paris');
