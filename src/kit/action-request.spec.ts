@@ -64,11 +64,6 @@ describe('readActionRequest: parameters', () => {
   it('refuses a `params` that is not an object, naming it', () => {
     expect(failure({ body: { params: 'a=1' } })).toMatchObject({ status: 400, names: ['params'] });
   });
-
-  it('reads a request once, however often it is asked', () => {
-    const req = request({ body: { a: 1 } });
-    expect(readActionRequest(req)).toBe(readActionRequest(req));
-  });
 });
 
 describe('readActionRequest: context', () => {

@@ -16,8 +16,11 @@ export interface ActionRequest {
   input: (name: string) => unknown;
 }
 
-const parsed = new WeakMap<FastifyRequest, ActionRequest>();
-const uploads = new WeakMap<FastifyRequest, ReadonlyMap<string, UploadedFile[]>>();
+/** What a multipart body carried, in place of a JSON body: its fields as one, its files apart. */
+export interface MultipartInput {
+  body: { params: Bag; context?: Bag };
+  files: ReadonlyMap<string, UploadedFile[]>;
+}
 
 const isBag = (value: unknown): value is Bag =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -76,8 +79,13 @@ function readChain(name: string, value: unknown, problems: ParamProblem[]): numb
   return undefined;
 }
 
-function parse(req: FastifyRequest): ActionRequest {
-  const { params, context: bodyContext } = readBody(req.body);
+/**
+ * Reads the parameters and the context of an action request: `req.body`, or what its multipart
+ * body carried, then the query and the headers. A malformed one is a 400 naming each problem.
+ * Pure: ActionCall reads each request once and keeps what this gives.
+ */
+export function readActionRequest(req: FastifyRequest, multipart?: MultipartInput): ActionRequest {
+  const { params, context: bodyContext } = readBody(multipart ? multipart.body : req.body);
   const query = isBag(req.query) ? req.query : undefined;
   const header = (name: string): unknown => req.headers[name];
   const problems: ParamProblem[] = [];
@@ -114,7 +122,7 @@ function parse(req: FastifyRequest): ActionRequest {
     ),
   };
   if (problems.length > 0) throw invalidParams(problems);
-  const files = uploads.get(req);
+  const files = multipart?.files;
   return {
     context,
     input: (name) => {
@@ -126,22 +134,11 @@ function parse(req: FastifyRequest): ActionRequest {
   };
 }
 
-/** Reads (once per request) the parameters and the context; a malformed one is a 400. */
-export function readActionRequest(req: FastifyRequest): ActionRequest {
-  let request = parsed.get(req);
-  if (!request) {
-    request = parse(req);
-    parsed.set(req, request);
-  }
-  return request;
-}
-
 /**
- * Puts what a multipart body carried in place of a JSON body: text fields as the parameters, the
- * `_sdk_context` field (JSON text) as the context, files by parameter name. Called once the body is
- * read, after the guards that must not wait for it; what they read before is read again.
+ * What a multipart body carries in place of a JSON body: text fields as the parameters, the
+ * `_sdk_context` field (JSON text) as the context, files by parameter name.
  */
-export function setMultipartBody(req: FastifyRequest, { fields, files }: MultipartBody): void {
+export function multipartInput({ fields, files }: MultipartBody): MultipartInput {
   const { _sdk_context: contextText, ...params } = fields;
   let context: unknown;
   if (contextText !== undefined) {
@@ -155,7 +152,5 @@ export function setMultipartBody(req: FastifyRequest, { fields, files }: Multipa
         { name: '_sdk_context', message: '_sdk_context must be a JSON object' },
       ]);
   }
-  req.body = { params, ...(context !== undefined && { context }) };
-  uploads.set(req, files);
-  parsed.delete(req);
+  return { body: { params, ...(isBag(context) && { context }) }, files };
 }

@@ -1,11 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
 import { ChainRegistry } from '../evm/chains/chain-registry';
-import { ACTION_KEY } from './action.decorator';
-import type { ActionDeclaration } from '../contract/action.types';
+import { ActionCall } from './action-call';
 import { ActionRegistry } from './action.registry';
-import { readActionRequest } from './action-request';
 
 /**
  * Every action serves the chains it declares and no other: a request naming another is a 400
@@ -15,7 +11,6 @@ import { readActionRequest } from './action-request';
 @Injectable()
 export class ChainGuard implements CanActivate {
   constructor(
-    private readonly reflector: Reflector,
     private readonly chains: ChainRegistry,
     actions: ActionRegistry,
   ) {
@@ -32,13 +27,8 @@ export class ChainGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const declaration = this.reflector.get<ActionDeclaration | undefined>(
-      ACTION_KEY,
-      context.getClass(),
-    );
-    if (!declaration) return true;
-    const request = readActionRequest(context.switchToHttp().getRequest<FastifyRequest>());
-    this.chains.assertServes(declaration, request.context);
+    const call = ActionCall.of(context);
+    if (call) this.chains.assertServes(call.declaration, call.context);
     return true;
   }
 }

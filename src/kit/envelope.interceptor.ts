@@ -1,15 +1,13 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { map, type Observable } from 'rxjs';
-import { ACTION_KEY } from './action.decorator';
+import { ActionCall } from './action-call';
 import type {
   ActionDeclaration,
   ActionResult,
   DynamicActionDataResponse,
   ExecutionResponse,
 } from '../contract/action.types';
-import { readActionRequest } from './action-request';
 import { jsonSafe } from '../contract/json-safe';
 import { hasTransactionShape, isExecutionResponse } from '../contract/response-guards';
 import { responseMetadata } from './response-metadata';
@@ -20,23 +18,17 @@ import { responseMetadata } from './response-metadata';
  */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
-  constructor(private readonly reflector: Reflector) {}
-
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const declaration = this.reflector.get<ActionDeclaration | undefined>(
-      ACTION_KEY,
-      context.getClass(),
-    );
-    if (!declaration) return next.handle();
-    const http = context.switchToHttp();
-    const req = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
+    const call = ActionCall.of(context);
+    if (!call) return next.handle();
+    const { declaration, req } = call;
     if (declaration.responseType === 'data') {
+      const reply = context.switchToHttp().getResponse<FastifyReply>();
       return next
         .handle()
         .pipe(map((result: unknown) => this.envelope(declaration, req, reply, result)));
     }
-    return next.handle().pipe(map((result: unknown) => this.transaction(declaration, req, result)));
+    return next.handle().pipe(map((result: unknown) => this.transaction(call, result)));
   }
 
   private envelope(
@@ -59,15 +51,11 @@ export class EnvelopeInterceptor implements NestInterceptor {
     };
   }
 
-  private transaction(
-    declaration: ActionDeclaration,
-    req: FastifyRequest,
-    result: unknown,
-  ): ExecutionResponse {
-    const answer = this.withDestination(declaration, req, result);
+  private transaction(call: ActionCall, result: unknown): ExecutionResponse {
+    const answer = this.withDestination(call, result);
     if (!isExecutionResponse(answer)) {
       throw this.modeError(
-        declaration,
+        call.declaration,
         'a transaction-mode handler returned something other than a transaction',
       );
     }
@@ -75,18 +63,14 @@ export class EnvelopeInterceptor implements NestInterceptor {
   }
 
   /** A cross-chain action's answer names its destination chain, as the platform reads it. */
-  private withDestination(
-    declaration: ActionDeclaration,
-    req: FastifyRequest,
-    result: unknown,
-  ): unknown {
-    const destination = declaration.chains.destination;
+  private withDestination(call: ActionCall, result: unknown): unknown {
+    const destination = call.declaration.chains.destination;
     if (destination === undefined || !hasTransactionShape(result)) return result;
     const { crossChain } = result as { crossChain?: unknown };
     if (crossChain !== undefined && (typeof crossChain !== 'object' || crossChain === null)) {
       return result;
     }
-    const requested = readActionRequest(req).context.destinationChain;
+    const requested = call.context.destinationChain;
     return {
       ...(result as ExecutionResponse),
       crossChain: { destinationChainId: requested ?? destination, ...crossChain },

@@ -29,7 +29,8 @@ import { UserContextGuard } from './user-context.guard';
 
 /**
  * The action kit, registered once for every action: the registry of declared actions and
- * mini-apps, and the request pipeline. Guards run in the order listed: origin (403), rate limits
+ * mini-apps, and the request pipeline. Its steps share one ActionCall per request (action-call.ts
+ * writes their order down); the guards run in the order listed here: origin (403), rate limits
  * (429), reading a multipart body (413), the request's shape (400), then its chains (400
  * UNSUPPORTED_CHAIN); the interceptor wraps the answer, the filter every error.
  */

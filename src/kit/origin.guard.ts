@@ -7,12 +7,9 @@ import {
   Logger,
   type OnModuleInit,
 } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { ACTION_KEY } from './action.decorator';
-import type { ActionDeclaration } from '../contract/action.types';
 import { ActionException } from '../contract/action.exception';
+import { ActionCall } from './action-call';
 
 /**
  * Refuses action calls from origins outside ALLOWED_ORIGINS. Requests with no Origin (servers,
@@ -22,10 +19,7 @@ import { ActionException } from '../contract/action.exception';
 export class OriginGuard implements CanActivate, OnModuleInit {
   private readonly allowed: ReadonlySet<string>;
 
-  constructor(
-    private readonly reflector: Reflector,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.allowed = new Set(config.allowedOrigins);
   }
 
@@ -37,9 +31,9 @@ export class OriginGuard implements CanActivate, OnModuleInit {
 
   canActivate(context: ExecutionContext): boolean {
     if (this.allowed.size === 0 && !this.config.strictOrigin) return true;
-    if (!this.reflector.get<ActionDeclaration | undefined>(ACTION_KEY, context.getClass()))
-      return true;
-    const origin = context.switchToHttp().getRequest<FastifyRequest>().headers.origin;
+    const call = ActionCall.of(context);
+    if (!call) return true;
+    const origin = call.req.headers.origin;
     const ok =
       origin === undefined
         ? !this.config.strictOrigin

@@ -8,12 +8,11 @@ import {
   type ThrottlerModuleOptions,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { THROTTLE_CONFIG, type ThrottleConfig } from '../../config/throttle.config';
-import { ACTION_KEY } from '../action.decorator';
 import type { ActionDeclaration } from '../../contract/action.types';
 import { ActionException } from '../../contract/action.exception';
-import { readActionRequest } from '../action-request';
+import { ActionCall } from '../action-call';
 import { ActionMetrics } from '../../telemetry/metrics/action-metrics';
 
 interface ResolvedLimit {
@@ -51,16 +50,13 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const declaration = this.reflector.get<ActionDeclaration | undefined>(
-      ACTION_KEY,
-      context.getClass(),
-    );
-    if (!declaration) return true;
+    const call = ActionCall.of(context);
+    if (!call) return true;
+    const { declaration, req } = call;
     const http = context.switchToHttp();
-    const req = http.getRequest<FastifyRequest>();
     let tightest: Outcome | undefined;
     for (const limit of this.limitsOf(declaration)) {
-      const tracker = limit.name === 'ip' ? normalizeIp(req.ip) : userOf(req);
+      const tracker = limit.name === 'ip' ? normalizeIp(req.ip) : call.userForLimits();
       if (tracker === undefined) continue;
       const key = `ratelimit:${limit.scope}:${tracker}`;
       const record = await this.storageService.increment(
@@ -108,15 +104,6 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
       this.resolved.set(declaration, limits);
     }
     return limits;
-  }
-}
-
-/** The acting user's checksummed address (case variants share a bucket); none when absent or malformed. */
-function userOf(req: FastifyRequest): string | undefined {
-  try {
-    return readActionRequest(req).context.userAddress;
-  } catch {
-    return undefined; // UserContextGuard refuses the malformed address next; the IP limit still counted it
   }
 }
 

@@ -1,0 +1,101 @@
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import type { ActionDeclaration, RequestContext } from '../contract/action.types';
+import { ACTION_KEY } from './action.decorator';
+import {
+  type ActionRequest,
+  type MultipartInput,
+  multipartInput,
+  readActionRequest,
+} from './action-request';
+import { buildParams } from './params-builder';
+import type { MultipartBody } from './uploads/multipart-reader';
+
+const reflector = new Reflector();
+
+/** Each request's call: `null` for a route that is no action, so its lookup is made once too. */
+const calls = new WeakMap<FastifyRequest, ActionCall | null>();
+
+/**
+ * One action request as the kit's steps see it: built by the first step that needs it, read by
+ * every later one. The steps, each a global guard, interceptor or parameter decorator registered
+ * by KitModule, run in the contract's order:
+ *
+ *   origin (403) → rate limits (429) → upload body (413) → context (400: body shape, user, chains)
+ *   → chain served (400 UNSUPPORTED_CHAIN) → params (400) → handler → envelope
+ *
+ * The declaration is looked up once; the body, query and headers are read once, after the upload
+ * step has put a multipart body's fields and files in (never by rewriting `req.body`); the params
+ * are converted and validated once.
+ */
+export class ActionCall implements ActionRequest {
+  private upload?: MultipartInput;
+  private read?: ActionRequest;
+  private built?: object;
+
+  private constructor(
+    readonly declaration: ActionDeclaration,
+    readonly req: FastifyRequest,
+  ) {}
+
+  /** The call of the request in `context`; undefined when its route is no action. */
+  static of(context: ExecutionContext): ActionCall | undefined {
+    const req = context.switchToHttp().getRequest<FastifyRequest>();
+    let call = calls.get(req);
+    if (call === undefined) {
+      const declaration = reflector.get<ActionDeclaration | undefined>(
+        ACTION_KEY,
+        context.getClass(),
+      );
+      call = declaration ? new ActionCall(declaration, req) : null;
+      calls.set(req, call);
+    }
+    return call ?? undefined;
+  }
+
+  /** True while a multipart body waits for the upload step: its fields are not read yet. */
+  get awaitsUpload(): boolean {
+    return this.upload === undefined && this.req.isMultipart?.() === true;
+  }
+
+  /** The upload step's result: the body's fields and files stand in for a JSON body. */
+  takeUpload(body: MultipartBody): void {
+    this.upload = multipartInput(body);
+  }
+
+  /** Who runs the action and on which chains; a malformed request is a 400. Read once. */
+  get context(): RequestContext {
+    return this.request().context;
+  }
+
+  input(name: string): unknown {
+    return this.request().input(name);
+  }
+
+  /**
+   * The user the rate limits count, from what arrived before the body, checksummed (case variants
+   * share a bucket): none when absent or malformed (the context step refuses it next; the IP
+   * limit has counted the request).
+   */
+  userForLimits(): string | undefined {
+    try {
+      return this.awaitsUpload
+        ? readActionRequest(this.req).context.userAddress
+        : this.context.userAddress;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The action's parameters, converted and validated from its declaration's class, once. */
+  params(): object {
+    this.built ??= buildParams(this.declaration, this);
+    return this.built;
+  }
+
+  private request(): ActionRequest {
+    this.read ??= readActionRequest(this.req, this.upload);
+    return this.read;
+  }
+}
