@@ -29,10 +29,9 @@ import { UserContextGuard } from './user-context.guard';
 
 /**
  * The action kit, registered once for every action: the registry of declared actions and
- * mini-apps, and the request pipeline. Its steps share one ActionCall per request (action-call.ts
- * writes their order down); the guards run in the order listed here: origin (403), rate limits
- * (429), reading a multipart body (413), the request's shape (400), then its chains (400
- * UNSUPPORTED_CHAIN); the interceptor wraps the answer, the filter every error.
+ * mini-apps, and the request pipeline: the guards below run in the order listed, then the
+ * handler, the interceptor and, for every error, the filter. The steps share one ActionCall per
+ * request; action-call.ts writes their order down, with what each refuses.
  */
 @Global()
 @Module({})

@@ -44,7 +44,7 @@ function hexData(error: unknown): Hex | undefined {
   return undefined;
 }
 
-describe('Fixture ERC-20s (test/evm/FixtureTokens.sol) on a local chain', () => {
+describe('Fixture ERC-20s (src/testing/evm/FixtureTokens.sol) on a local chain', () => {
   let chain: LocalChain;
   let owner: HDAccount;
   let other: HDAccount;
