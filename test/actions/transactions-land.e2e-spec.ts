@@ -409,6 +409,26 @@ describe('Transactions that land', () => {
       });
     });
 
+    it('refuses a wallet that holds the token but none of the coin for gas', async () => {
+      const holder = privateKeyToAccount(generatePrivateKey()).address;
+      await call(chain, chain.wallet(fixture.deployer), {
+        address: fixture.usdc,
+        abi: ERC20_ABI,
+        functionName: 'transfer',
+        args: [holder, USDC('5')],
+      });
+      const answer = await runAction(
+        app,
+        SEND,
+        { token: 'USDC', amount: '1', recipient: recipient() },
+        { 'x-wallet-address': holder },
+      );
+      expect(answer).toEqual({
+        status: 400,
+        body: { error: 'You have no AVAX to pay for gas', code: 'INSUFFICIENT_BALANCE' },
+      });
+    });
+
     it('refuses a transfer the token itself reverts, with its reason', async () => {
       const answer = await runAction(
         frozenApp,

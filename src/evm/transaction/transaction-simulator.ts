@@ -87,8 +87,9 @@ export class TransactionSimulator {
         );
       }
     }
+    // Every transaction pays gas in the coin: a wallet without any can sign nothing.
+    if (native === 0n) throw shortfall(`You have no ${chain.native.symbol} to pay for gas`);
     if (spend?.spender && this.known(chain, allowance) < spend.amount) {
-      if (native === 0n) throw shortfall(`You have no ${chain.native.symbol} to pay for gas`);
       if (approveRun.status === 'fulfilled')
         return { kind: 'approve', amount: approval, reset: false };
       // Tokens like mainnet USDT refuse to change a non-zero allowance: set it to 0 first.
@@ -100,7 +101,7 @@ export class TransactionSimulator {
     }
     this.settle(chain, call, spend, errors);
     const needed = value + this.known(chain, gas) * price;
-    if (native < needed || native === 0n) {
+    if (native < needed) {
       throw shortfall(
         `Not enough ${chain.native.symbol} for this amount plus gas: you have ${coin(native, chain)}; this needs about ${coin(needed, chain)}`,
       );
