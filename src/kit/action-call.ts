@@ -14,8 +14,13 @@ import type { MultipartBody } from './uploads/multipart-reader';
 
 const reflector = new Reflector();
 
-/** Each request's call: `null` for a route that is no action, so its lookup is made once too. */
-const calls = new WeakMap<FastifyRequest, ActionCall | null>();
+/**
+ * The request property that carries its call, declared on every request by KitModule
+ * (`decorateRequest`) so a request's shape never changes mid-flight: `null` until the first step
+ * looks, `false` for a route that is no action (looked up once too).
+ */
+export const ACTION_CALL_PROPERTY = 'actionCall';
+type Carrier = FastifyRequest & { [ACTION_CALL_PROPERTY]?: ActionCall | false | null };
 
 /**
  * One action request as the kit's steps see it: built by the first step that needs it, read by
@@ -41,17 +46,17 @@ export class ActionCall implements ActionRequest {
 
   /** The call of the request in `context`; undefined when its route is no action. */
   static of(context: ExecutionContext): ActionCall | undefined {
-    const req = context.switchToHttp().getRequest<FastifyRequest>();
-    let call = calls.get(req);
-    if (call === undefined) {
+    const req = context.switchToHttp().getRequest<Carrier>();
+    let call = req[ACTION_CALL_PROPERTY];
+    if (call === null || call === undefined) {
       const declaration = reflector.get<ActionDeclaration | undefined>(
         ACTION_KEY,
         context.getClass(),
       );
-      call = declaration ? new ActionCall(declaration, req) : null;
-      calls.set(req, call);
+      call = declaration ? new ActionCall(declaration, req) : false;
+      req[ACTION_CALL_PROPERTY] = call;
     }
-    return call ?? undefined;
+    return call || undefined;
   }
 
   /** True while a multipart body waits for the upload step: its fields are not read yet. */

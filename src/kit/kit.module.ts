@@ -1,5 +1,12 @@
-import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { type DynamicModule, Global, Module, type OnModuleInit } from '@nestjs/common';
+import {
+  APP_FILTER,
+  APP_GUARD,
+  APP_INTERCEPTOR,
+  DiscoveryModule,
+  HttpAdapterHost,
+} from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
@@ -14,6 +21,7 @@ import { loadUploadConfig, UPLOAD_CONFIG } from '../config/upload.config';
 import type { MiniAppDeclaration } from '../contract/mini-app.types';
 import { ChainsModule } from '../evm/chains/chains.module';
 import { REDIS } from '../telemetry/redis/redis.provider';
+import { ACTION_CALL_PROPERTY } from './action-call';
 import { ActionExceptionFilter } from './action-exception.filter';
 import { ActionRegistry } from './action.registry';
 import { ChainGuard } from './chain.guard';
@@ -35,7 +43,17 @@ import { UserContextGuard } from './user-context.guard';
  */
 @Global()
 @Module({})
-export class KitModule {
+export class KitModule implements OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  /** Every request is born with the property that carries its ActionCall (see action-call.ts). */
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
+    if (fastify && !fastify.hasRequestDecorator(ACTION_CALL_PROPERTY)) {
+      fastify.decorateRequest(ACTION_CALL_PROPERTY, null);
+    }
+  }
+
   /** `miniApps`: the registered mini-apps; null registers those the served actions name. */
   static forRoot(miniApps: readonly MiniAppDeclaration[] | null = null): DynamicModule {
     return {
