@@ -6,7 +6,7 @@ import { APP_OPTIONS, createAdapter, setupApp } from './server/app.setup';
 import { loadConfig } from './config/app.config';
 import type { MiniAppDeclaration } from './contract/mini-app.types';
 import { MetricsServer } from './telemetry/metrics/metrics.server';
-import { GracefulShutdown } from './server/shutdown/graceful-shutdown';
+import { GracefulShutdown } from './server/graceful-shutdown';
 
 export interface BootstrapOptions {
   /** Served instead of the shipped actions (the bench serves generated ones beside them). */

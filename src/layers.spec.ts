@@ -106,6 +106,35 @@ function cycles(graph: Map<string, Set<string>>): string[] {
   return [...found];
 }
 
+/** The room of a path: its top folder and the sub-folder under it (`kit/uploads`, `evm/chains`). */
+function roomOf(path: string): string | undefined {
+  const rel = relative(SRC, path);
+  if (rel.startsWith('..')) return undefined;
+  const parts = rel.split(sep);
+  const isFolder = existsSync(path) && statSync(path).isDirectory();
+  if (parts.length === 1) return isFolder ? parts[0] : '(root)';
+  return parts.length > 2 || isFolder ? `${parts[0]}/${parts[1]}` : parts[0];
+}
+
+/**
+ * Room → the rooms of the same folder it imports from; specs, which may cross, left out. actions/
+ * is exempt: its root is the list of the action modules and mini-apps each action joins.
+ */
+function roomGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of FILES) {
+    if (file.path.endsWith('.spec.ts') || file.folder === 'actions') continue;
+    const from = roomOf(file.path)!;
+    for (const target of file.imports) {
+      const to = roomOf(target);
+      if (!to || to === from || folderOf(target) !== file.folder) continue;
+      if (!graph.has(from)) graph.set(from, new Set());
+      graph.get(from)!.add(to);
+    }
+  }
+  return graph;
+}
+
 describe('the layers of src/', () => {
   it('names every top folder of src/ as a layer', () => {
     const unknown = [...new Set(FILES.map((file) => file.folder))].filter((f) => rank(f) < 0);
@@ -121,6 +150,10 @@ describe('the layers of src/', () => {
 
   it('has no cycle between folders', () => {
     expect(cycles(folderGraph())).toEqual([]);
+  });
+
+  it('has no cycle between the sub-folders of a folder either', () => {
+    expect(cycles(roomGraph())).toEqual([]);
   });
 
   it('never imports from test/', () => {

@@ -29,10 +29,10 @@ import { EnvelopeInterceptor } from './envelope.interceptor';
 import { REGISTERED_MINI_APPS } from './mini-app';
 import { MiniAppIcons } from './mini-app-icons';
 import { OriginGuard } from './origin.guard';
-import { ActionThrottlerGuard } from './throttling/action-throttler.guard';
+import { ActionThrottlerGuard } from './action-throttler.guard';
 import { createThrottlerStorage, THROTTLER_STORE } from './throttling/throttler-storage.factory';
 import { throttlerOptions } from './throttling/throttling.options';
-import { UploadBodyGuard } from './uploads/upload-body.guard';
+import { UploadBodyGuard } from './upload-body.guard';
 import { UserContextGuard } from './user-context.guard';
 
 /**

@@ -10,7 +10,7 @@ import { hostCheck } from './edge/host-check.hook';
 import { edgeServerOptions, hardenServer } from './edge/http-server';
 import { RequestObserver } from './request-observer';
 import { setupApiReference } from '../publishing/openapi/api-reference';
-import { GracefulShutdown } from './shutdown/graceful-shutdown';
+import { GracefulShutdown } from './graceful-shutdown';
 import { UPLOAD_CONFIG, type UploadConfig } from '../config/upload.config';
 import { isUpload, registerMultipart } from '../kit/uploads/multipart.setup';
 

@@ -4,7 +4,7 @@ import { type ChainsConfig, loadChainsConfig } from '../evm/chains/chains.config
 import type { Env } from '../config/env';
 import { loadExternalConfig } from '../config/external.config';
 import { UpstreamBounds } from '../outbound/http/upstream-bounds';
-import { ChainRpc } from '../evm/transaction/chain-rpc';
+import { ChainRpc } from '../evm/chains/chain-rpc';
 
 export interface ChainsUnderTest<R extends ChainRpc> {
   config: ChainsConfig;

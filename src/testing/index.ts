@@ -11,4 +11,4 @@ export {
   type ConformanceRule,
   describeActionConformance,
 } from './conformance';
-export { declaredActions, type DeclaredAction } from './declared-actions';
+export { declaredActions, type DeclaredAction } from './conformance/declared-actions';

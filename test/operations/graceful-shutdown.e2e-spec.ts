@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { Agent } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { RedisStatus } from '../../src/telemetry/redis/redis.provider';
-import { GracefulShutdown } from '../../src/server/shutdown/graceful-shutdown';
+import { GracefulShutdown } from '../../src/server/graceful-shutdown';
 import { createTestApp } from '../support/app.factory';
 import { send, startSlowPost } from '../support/shutdown-clients.helper';
 

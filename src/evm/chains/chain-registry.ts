@@ -4,7 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import { type ChainInfo, CHAINS_CONFIG, type ChainsConfig, type TokenInfo } from './chains.config';
 import { ActionException } from '../../contract/action.exception';
 import type { ChainContext, RequestContext } from '../../contract/action.types';
-import { ChainRpc } from '../transaction/chain-rpc';
+import { ChainRpc } from './chain-rpc';
 import { knownChain } from './known-chains';
 import { isPrivateUrl } from './private-address';
 

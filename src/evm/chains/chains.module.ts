@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { CHAINS_CONFIG, loadChainsConfig } from './chains.config';
 import { ENV } from '../../config/env';
 import { ExternalHttpModule } from '../../outbound/http/external-http.module';
-import { ChainRpc } from '../transaction/chain-rpc';
+import { ChainRpc } from './chain-rpc';
 import { ChainRegistry } from './chain-registry';
 
 /**

@@ -1,6 +1,6 @@
 export { fromBaseUnits, POSITIVE_DECIMAL_PATTERN, toBaseUnits, type AmountUnit } from './amounts';
-export { ChainRpc, rpcFailureKind, type RpcFailureKind } from './chain-rpc';
-export { checkRpcAnswers, RpcAnswerError } from './rpc-answers';
+export { ChainRpc, rpcFailureKind, type RpcFailureKind } from '../chains/chain-rpc';
+export { checkRpcAnswers, RpcAnswerError } from '../chains/rpc-answers';
 export {
   choosePool,
   constantProductOut,

@@ -9,7 +9,7 @@ import {
   TimeoutError,
 } from 'viem';
 import type { TransactionConfig } from '../chains/chains.config';
-import { ChainRpc } from './chain-rpc';
+import { ChainRpc } from '../chains/chain-rpc';
 import { TransactionBuilder } from './transaction-builder';
 import { fromWagmiJson } from './tx-serialization';
 import { refusal } from '../../testing/action-refusal';

@@ -12,8 +12,8 @@ import type {
   ExecutionResponse,
   RequestContext,
 } from '../../contract/action.types';
-import { ChainRpc } from './chain-rpc';
-import { RpcAnswerError } from './rpc-answers';
+import { ChainRpc } from '../chains/chain-rpc';
+import { RpcAnswerError } from '../chains/rpc-answers';
 import { approvalStep, checkSpend } from './approval-step';
 import { type Erc20Spend, TransactionSimulator } from './transaction-simulator';
 import { displayValue, serializeUnsigned, type UnsignedTransaction } from './tx-serialization';

@@ -2,7 +2,7 @@ import { HttpStatus } from '@nestjs/common';
 import { type Abi, type Address, encodeFunctionData, parseAbi, type PublicClient } from 'viem';
 import type { ChainInfo } from '../chains/chains.config';
 import { ActionException } from '../../contract/action.exception';
-import { ChainRpc, rpcFailureKind } from './chain-rpc';
+import { ChainRpc, rpcFailureKind } from '../chains/chain-rpc';
 import { explainRevert, formatAmount, revertDataOf, type SpentToken } from './revert-reason';
 import type { UnsignedTransaction } from './tx-serialization';
 

@@ -1,6 +1,6 @@
 import { isEmail, IsString, isURL, MaxLength, MinLength } from 'class-validator';
 import type { ActionParameter, ParamSpec } from '../../contract/action.types';
-import { compilePattern, patternProblem } from '../text-pattern';
+import { compilePattern, patternProblem } from './text-pattern';
 import { type ParamKind, rule, unusedFields } from './param-kind';
 import { UPLOAD_FIELDS } from './scalar.kinds';
 

@@ -1,6 +1,6 @@
 import { type Address, createPublicClient, http, parseTransaction } from 'viem';
 import { ChainRegistry } from '../../evm/chains/chain-registry';
-import { rpcFailureKind } from '../../evm/transaction/chain-rpc';
+import { rpcFailureKind } from '../../evm/chains/chain-rpc';
 import { explainRevert, revertDataOf } from '../../evm/transaction/revert-reason';
 import { fromWagmiJson, type UnsignedTransaction } from '../../evm/transaction/tx-serialization';
 import { findings } from './conformance.http-rules';

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { getDeclaredParams } from '../../kit/action-param.decorator';
 import type { ActionSample } from '../../contract/action.types';
-import { declaredActions } from '../declared-actions';
+import { declaredActions } from './declared-actions';
 import type { ActionUnderTest, ConformanceOptions } from './conformance.types';
 import { type Call, CONFORMANCE_USER, sampleCall } from './conformance.request';
 import { validFiles } from './conformance.values';

@@ -11,7 +11,7 @@ import {
   RpcRequestError,
   TimeoutError,
 } from 'viem';
-import { type ChainInfo, CHAINS_CONFIG, type ChainsConfig } from '../chains/chains.config';
+import { type ChainInfo, CHAINS_CONFIG, type ChainsConfig } from './chains.config';
 import { ActionException } from '../../contract/action.exception';
 import { type RpcFetch, UpstreamBounds } from '../../outbound/http/upstream-bounds';
 import { findRefusal } from '../../outbound/http/upstream-refusal.exception';

@@ -2,9 +2,9 @@ import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Server as NetServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { APP_CONFIG, type AppConfig } from '../../config/app.config';
-import { HealthController } from '../health.controller';
-import { RedisStatus } from '../../telemetry/redis/redis.provider';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { HealthController } from './health.controller';
+import { RedisStatus } from '../telemetry/redis/redis.provider';
 
 /** How long closing Redis may take on the way out when the shutdown itself went wrong. */
 const REDIS_CLOSE_MS = 500;

@@ -6,7 +6,7 @@ import {
   RpcRequestError,
   TimeoutError,
 } from 'viem';
-import { loadChainsConfig } from '../chains/chains.config';
+import { loadChainsConfig } from './chains.config';
 import { loadExternalConfig } from '../../config/external.config';
 import { UpstreamBounds } from '../../outbound/http/upstream-bounds';
 import { UpstreamError } from '../../outbound/http/upstream.error';

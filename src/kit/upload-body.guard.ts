@@ -1,8 +1,8 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { UPLOAD_CONFIG, type UploadConfig } from '../../config/upload.config';
-import { ActionCall } from '../action-call';
-import { getDeclaredParams } from '../action-param.decorator';
-import { readMultipart } from './multipart-reader';
+import { UPLOAD_CONFIG, type UploadConfig } from '../config/upload.config';
+import { ActionCall } from './action-call';
+import { getDeclaredParams } from './action-param.decorator';
+import { readMultipart } from './uploads/multipart-reader';
 
 /**
  * Reads an action's multipart body once the origin check and the rate limits have let the request

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
-import { ActionRegistry } from '../kit/action.registry';
-import type { ActionDeclaration, DynamicAction } from '../contract/action.types';
+import { ActionRegistry } from '../../kit/action.registry';
+import type { ActionDeclaration, DynamicAction } from '../../contract/action.types';
 
 /** One registered action as a test suite needs it: what is published, and what is declared. */
 export interface DeclaredAction {

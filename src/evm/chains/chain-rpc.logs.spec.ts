@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { HttpRequestError } from 'viem';
-import type { ChainInfo, ChainsConfig } from '../chains/chains.config';
+import type { ChainInfo, ChainsConfig } from './chains.config';
 import { loadExternalConfig } from '../../config/external.config';
 import { UpstreamBounds } from '../../outbound/http/upstream-bounds';
 import { ChainRpc } from './chain-rpc';

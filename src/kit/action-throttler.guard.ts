@@ -9,11 +9,11 @@ import {
   type ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { FastifyReply } from 'fastify';
-import { THROTTLE_CONFIG, type ThrottleConfig } from '../../config/throttle.config';
-import type { ActionDeclaration } from '../../contract/action.types';
-import { ActionException } from '../../contract/action.exception';
-import { ActionCall } from '../action-call';
-import { ActionMetrics } from '../../telemetry/metrics/action-metrics';
+import { THROTTLE_CONFIG, type ThrottleConfig } from '../config/throttle.config';
+import type { ActionDeclaration } from '../contract/action.types';
+import { ActionException } from '../contract/action.exception';
+import { ActionCall } from './action-call';
+import { ActionMetrics } from '../telemetry/metrics/action-metrics';
 
 interface ResolvedLimit {
   name: 'ip' | 'user';
