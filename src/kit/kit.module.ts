@@ -6,7 +6,9 @@ import {
   DiscoveryModule,
   HttpAdapterHost,
 } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
@@ -17,7 +19,7 @@ import {
   THROTTLE_CONFIG,
   type ThrottleConfig,
 } from '../config/throttle.config';
-import { loadUploadConfig, UPLOAD_CONFIG } from '../config/upload.config';
+import { loadUploadConfig, UPLOAD_CONFIG, type UploadConfig } from '../config/upload.config';
 import type { MiniAppDeclaration } from '../contract/mini-app.types';
 import { ChainsModule } from '../evm/chains/chains.module';
 import { REDIS } from '../telemetry/redis/redis.provider';
@@ -33,6 +35,7 @@ import { ActionThrottlerGuard } from './action-throttler.guard';
 import { createThrottlerStorage, THROTTLER_STORE } from './throttling/throttler-storage.factory';
 import { throttlerOptions } from './throttling/throttling.options';
 import { UploadBodyGuard } from './upload-body.guard';
+import { isUpload, registerMultipart } from './uploads/multipart.setup';
 import { UserContextGuard } from './user-context.guard';
 
 /**
@@ -45,6 +48,17 @@ import { UserContextGuard } from './user-context.guard';
 @Module({})
 export class KitModule implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  /**
+   * What the kit adds to the HTTP server, called by setupApp (as SwaggerModule.setup is) once the
+   * JSON parser is in place: multipart bodies are only marked, left for UploadBodyGuard to read.
+   * Returns the body cap of a request that is an upload, judged by its head; undefined otherwise.
+   */
+  static setup(app: NestFastifyApplication): (req: IncomingMessage) => number | undefined {
+    const uploads = app.get<UploadConfig>(UPLOAD_CONFIG);
+    registerMultipart(app.getHttpAdapter().getInstance(), uploads);
+    return (req) => (isUpload(req) ? uploads.maxBytes : undefined);
+  }
 
   /** Every request is born with the property that carries its ActionCall (see action-call.ts). */
   onModuleInit(): void {

@@ -9,10 +9,9 @@ import { EdgeReplies } from './edge/edge-reply';
 import { hostCheck } from './edge/host-check.hook';
 import { edgeServerOptions, hardenServer } from './edge/http-server';
 import { RequestObserver } from './request-observer';
-import { setupApiReference } from '../publishing/openapi/api-reference';
 import { GracefulShutdown } from './graceful-shutdown';
-import { UPLOAD_CONFIG, type UploadConfig } from '../config/upload.config';
-import { isUpload, registerMultipart } from '../kit/uploads/multipart.setup';
+import { KitModule } from '../kit/kit.module';
+import { PublishingModule } from '../publishing/publishing.module';
 
 type ContentTypeParser = FastifyBodyParser<string>;
 
@@ -90,11 +89,6 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   // Access lines, metrics and spans, from the first hook on: refused requests count too.
   app.get(RequestObserver).install(app);
   const { allowedOrigins } = config;
-  const uploads = app.get<UploadConfig>(UPLOAD_CONFIG);
-  // Connection cap, and `Expect` answered before any body is read.
-  hardenServer(fastify.server, config, edgeReplies(config), (req) =>
-    isUpload(req) ? uploads.maxBytes : config.bodyLimitBytes,
-  );
 
   // Clients send JSON, sometimes with no body or a missing/odd content type: read any body as
   // JSON with Fastify's own parser (prototype-poisoning keys removed), an empty one as no body.
@@ -107,8 +101,15 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   };
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
-  // multipart/form-data is left unread until the guards have passed (src/kit/uploads).
-  registerMultipart(fastify, uploads);
+  // multipart/form-data is left unread until the guards have passed: the kit's to read.
+  const uploadCap = KitModule.setup(app);
+  // Connection cap, and `Expect` answered before any body is read.
+  hardenServer(
+    fastify.server,
+    config,
+    edgeReplies(config),
+    (req) => uploadCap(req) ?? config.bodyLimitBytes,
+  );
 
   fastify.addHook('onRequest', (_req, reply, done) => {
     void reply.headers({
@@ -135,6 +136,6 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   // After CORS, so a refused host still gets the CORS headers.
   fastify.addHook('onRequest', hostCheck(config));
   // /docs under DEBUG_UI (the document itself is always at /api/openapi.json).
-  setupApiReference(app);
+  PublishingModule.setup(app);
   return app;
 }
