@@ -1,14 +1,5 @@
 import { loadWeatherConfig } from './weather.config';
-
-/** The boot error a configuration loader throws, as main.ts prints it. */
-function bootError(load: () => unknown): string {
-  try {
-    load();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('expected the configuration to be refused');
-}
+import { bootError } from '../../testing/boot-error';
 
 describe('boot errors never echo secrets of URL-valued settings', () => {
   it.each([
