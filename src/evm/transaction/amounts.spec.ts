@@ -1,6 +1,6 @@
 import { maxUint256 } from 'viem';
 import { ActionException } from '../../contract/action.exception';
-import { fromBaseUnits, POSITIVE_DECIMAL_PATTERN, toBaseUnits } from './amounts';
+import { formatAmount, fromBaseUnits, POSITIVE_DECIMAL_PATTERN, toBaseUnits } from './amounts';
 
 const unit = (decimals: number, symbol = 'TKN') => ({ param: 'amount', symbol, decimals });
 
@@ -100,5 +100,16 @@ describe('fromBaseUnits', () => {
     expect(fromBaseUnits(12_345_678n, 6)).toBe('12.345678');
     expect(fromBaseUnits(10n ** 18n, 18)).toBe('1');
     expect(fromBaseUnits(1n, 18)).toBe('0.000000000000000001');
+  });
+});
+
+describe('formatAmount', () => {
+  it.each<[bigint, number, string]>([
+    [1_000_000_000n, 6, '1,000'],
+    [1_234_567_890_123n, 6, '1,234,567.890123'],
+    [1n, 18, '0.000000000000000001'],
+    [0n, 6, '0'],
+  ])('%p base units of %p decimals read %p', (units, decimals, text) => {
+    expect(formatAmount(units, decimals)).toBe(text);
   });
 });

@@ -61,3 +61,10 @@ function withoutTrailingZeros(digits: string): string {
 export function fromBaseUnits(units: bigint, decimals: number): string {
   return formatUnits(units, decimals);
 }
+
+/** Base units as a person reads them: whole tokens with thousands separators (`1,000.5`). */
+export function formatAmount(units: bigint, decimals: number): string {
+  const [whole, fraction] = fromBaseUnits(units, decimals).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return fraction ? `${grouped}.${fraction}` : grouped;
+}

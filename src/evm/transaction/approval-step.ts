@@ -1,5 +1,5 @@
 import { parseAbiItem } from 'viem';
-import { formatAmount } from './revert-reason';
+import { formatAmount } from './amounts';
 import type { TransactionSpec } from './transaction-builder';
 import { approvalAmount, type Erc20Spend, MAX_APPROVAL_MULTIPLE } from './transaction-simulator';
 

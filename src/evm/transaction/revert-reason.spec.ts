@@ -6,7 +6,7 @@ import {
   RpcRequestError,
   toFunctionSelector,
 } from 'viem';
-import { ERC20_ERRORS, explainRevert, formatAmount, revertDataOf } from './revert-reason';
+import { ERC20_ERRORS, explainRevert, revertDataOf } from './revert-reason';
 
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
 const USDC = { symbol: 'USDC', decimals: 6 };
@@ -121,16 +121,5 @@ describe('revertDataOf', () => {
     expect(revertDataOf(nodeError(undefined))).toBeUndefined();
     expect(revertDataOf(nodeError('reverted'))).toBeUndefined();
     expect(revertDataOf(new Error('plain'))).toBeUndefined();
-  });
-});
-
-describe('formatAmount', () => {
-  it.each<[bigint, number, string]>([
-    [1_000_000_000n, 6, '1,000'],
-    [1_234_567_890_123n, 6, '1,234,567.890123'],
-    [1n, 18, '0.000000000000000001'],
-    [0n, 6, '0'],
-  ])('%p base units of %p decimals read %p', (units, decimals, text) => {
-    expect(formatAmount(units, decimals)).toBe(text);
   });
 });

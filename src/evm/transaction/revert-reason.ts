@@ -3,10 +3,10 @@ import {
   BaseError,
   decodeErrorResult,
   type DecodeErrorResultReturnType,
-  formatUnits,
   type Hex,
   parseAbi,
 } from 'viem';
+import { formatAmount } from './amounts';
 
 /** The refusal codes of a transaction that would fail: what a client can act on. */
 export type RevertCode = 'INSUFFICIENT_BALANCE' | 'INSUFFICIENT_ALLOWANCE' | 'WOULD_REVERT';
@@ -91,13 +91,6 @@ export function revertDataOf(error: unknown): Hex | undefined {
     return found !== undefined;
   });
   return found;
-}
-
-/** A number of base units in whole tokens with thousands separators: `1,000.5`. */
-export function formatAmount(units: bigint, decimals: number): string {
-  const [whole, fraction] = formatUnits(units, decimals).split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return fraction ? `${grouped}.${fraction}` : grouped;
 }
 
 /**

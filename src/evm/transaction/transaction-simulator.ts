@@ -3,7 +3,8 @@ import { type Abi, type Address, encodeFunctionData, parseAbi, type PublicClient
 import type { ChainInfo } from '../chains/chains.config';
 import { ActionException } from '../../contract/action.exception';
 import { ChainRpc, rpcFailureKind } from '../chains/chain-rpc';
-import { explainRevert, formatAmount, revertDataOf, type SpentToken } from './revert-reason';
+import { formatAmount } from './amounts';
+import { explainRevert, revertDataOf, type SpentToken } from './revert-reason';
 import type { UnsignedTransaction } from './tx-serialization';
 
 export const ERC20_ALLOWANCE_ABI = parseAbi([
