@@ -1,5 +1,5 @@
 import { parseTransaction } from 'viem';
-import { fromWagmiJson } from '../../evm/transaction/tx-serialization';
+import { fromWagmiJson, type UnsignedTransaction } from '../../evm/transaction/tx-serialization';
 import { type Answer, header } from './conformance.request';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -77,12 +77,17 @@ export const errorText = (answer: Answer): string => {
   return isObject(body) && typeof body.error === 'string' ? body.error : '';
 };
 
+/** A serialized transaction read back as a wallet reads it: RLP hex, or wagmi's JSON. Throws. */
+export function readSerialized(serialized: string): Partial<UnsignedTransaction> {
+  return serialized.startsWith('0x')
+    ? (parseTransaction(serialized as `0x${string}`) as Partial<UnsignedTransaction>)
+    : fromWagmiJson<Partial<UnsignedTransaction>>(serialized);
+}
+
 /** The serialized transaction reads back (RLP or wagmi JSON) on the answer's chain. */
 function serializedProblems(serialized: string, chainId: unknown): string[] {
   try {
-    const tx: { chainId?: unknown; to?: unknown } = serialized.startsWith('0x')
-      ? parseTransaction(serialized as `0x${string}`)
-      : fromWagmiJson<{ chainId?: unknown; to?: unknown }>(serialized);
+    const tx = readSerialized(serialized);
     const problems: string[] = [];
     if (tx.chainId !== chainId) {
       problems.push(`the serialized transaction is for chain ${String(tx.chainId)}`);

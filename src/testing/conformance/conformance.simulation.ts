@@ -1,21 +1,20 @@
-import { type Address, createPublicClient, http, parseTransaction } from 'viem';
+import { type Address, createPublicClient, http } from 'viem';
 import { ChainRegistry } from '../../evm/chains/chain-registry';
 import { rpcFailureKind } from '../../evm/chains/chain-rpc';
 import { explainRevert, revertDataOf } from '../../evm/transaction/revert-reason';
-import { fromWagmiJson, type UnsignedTransaction } from '../../evm/transaction/tx-serialization';
+import type { UnsignedTransaction } from '../../evm/transaction/tx-serialization';
 import { findings } from './conformance.http-rules';
 import { CONFORMANCE_USER, sampleCall, send } from './conformance.request';
+import { readSerialized } from './conformance.shapes';
 import type { ConformanceCheck } from './conformance.types';
 import { validFiles } from './conformance.values';
 
 /** The transaction an answer carries, when it reads back (the valid-samples rule says when not). */
-function answered(body: unknown): UnsignedTransaction | undefined {
+function answered(body: unknown): Partial<UnsignedTransaction> | undefined {
   const serialized = (body as { serializedTransaction?: unknown }).serializedTransaction;
   if (typeof serialized !== 'string') return undefined;
   try {
-    return serialized.startsWith('0x')
-      ? (parseTransaction(serialized as `0x${string}`) as UnsignedTransaction)
-      : fromWagmiJson<UnsignedTransaction>(serialized);
+    return readSerialized(serialized);
   } catch {
     return undefined;
   }
@@ -35,7 +34,7 @@ export const checkSampleSimulation: ConformanceCheck = async (target) => {
     const call = sampleCall(sample, validFiles(target.params));
     const answer = await send(target.app, 'POST', target.path, call);
     const tx = answer.status === 200 ? answered(answer.body) : undefined;
-    const chain = tx && chains.get(tx.chainId);
+    const chain = tx?.chainId !== undefined ? chains.get(tx.chainId) : undefined;
     if (!tx || !chain) continue;
     const from = sample.userAddress ?? CONFORMANCE_USER;
     const client = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
