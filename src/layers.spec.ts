@@ -14,6 +14,7 @@ export const LAYERS = [
   'outbound',
   'evm',
   'kit',
+  'outcomes',
   'publishing',
   'server',
   'actions',
