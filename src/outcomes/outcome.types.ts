@@ -49,3 +49,14 @@ export interface TransactionOutcome {
   /** Epoch milliseconds of the transition. */
   occurredAt: number;
 }
+
+/**
+ * Told of every settled outcome after the watcher claimed its transition (so once per intent
+ * and status across replicas). Webhooks are one; the outcomes module calls the one bound to
+ * OUTCOME_SINK, when a module provides it.
+ */
+export interface OutcomeSink {
+  deliver(outcome: TransactionOutcome): Promise<void>;
+}
+
+export const OUTCOME_SINK = Symbol('OUTCOME_SINK');
