@@ -28,7 +28,11 @@ export interface ServerSpec {
 export const CALCULATOR: Target = {
   path: '/api/calculator',
   body: JSON.stringify({ params: { operation: 'add', a: 2, b: 3 } }),
-  headers: { 'content-type': 'application/json' },
+  // A user address, so the full pipeline runs: the user guard and the per-user rate limit too.
+  headers: {
+    'content-type': 'application/json',
+    'x-user-address': '0x742d35Cc6634C0532925a3b844Bc454e4438f44e',
+  },
 };
 
 /**
@@ -107,7 +111,7 @@ export const SERVERS: ServerSpec[] = [
   // The card's shape with nothing in it: what any service of that shape can at best serve.
   {
     id: 'floor',
-    name: 'nest floor (5 no-op guards, 1 interceptor)',
+    name: 'nest floor (CORS, 1 guard, envelope interceptor, filter)',
     args: [...TS, 'test/bench/nest-floor.server.ts'],
   },
   { id: 'fastify', name: 'bare fastify', args: [...TS, 'test/bench/bare-fastify.server.ts'] },

@@ -8,76 +8,96 @@ import {
   Controller,
   type ExceptionFilter,
   type ExecutionContext,
+  HttpCode,
+  HttpException,
   Injectable,
   Module,
   type NestInterceptor,
   Post,
-  Req,
-  Res,
+  Query,
 } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import { map, type Observable } from 'rxjs';
-import { calculate, CORS_HEADERS } from './calculator.handwritten';
+import { calculate } from './calculator.handwritten';
 
 /**
- * The floor the design card sets: the calculator on Nest's Fastify adapter behind five global
- * guards that let everything through, one global interceptor and one exception filter, each
- * doing nothing else. What the service can at best serve while it keeps that shape.
+ * The floor issue 23 defines: the calculator on Nest's Fastify adapter with the design card's
+ * layers doing the least they can. `app.enableCors()`, one global guard that reads
+ * `x-user-address`, one global interceptor that wraps the result in the envelope with
+ * `timestamp`, `requestId` and `executionTime`, one global exception filter; no throttler and no
+ * ValidationPipe. What any service of the card's shape can at best serve.
  */
+type FloorRequest = FastifyRequest & { user?: string; started?: number; requestId?: string };
+
 @Injectable()
-class PassGuard implements CanActivate {
-  canActivate(): boolean {
+class UserGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const req = context.switchToHttp().getRequest<FloorRequest>();
+    const user = req.headers['x-user-address'];
+    req.user = typeof user === 'string' ? user : undefined;
     return true;
   }
 }
+
 @Injectable()
-class PassInterceptor implements NestInterceptor {
-  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return next.handle().pipe(map((body: unknown) => body));
+class EnvelopeInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const http = context.switchToHttp();
+    const req = http.getRequest<FloorRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const started = performance.now();
+    const requestId = randomUUID();
+    return next.handle().pipe(
+      map((result: { data: unknown; message: string }) => ({
+        success: true,
+        data: result.data,
+        message: result.message,
+        statusCode: reply.statusCode,
+        metadata: {
+          timestamp: Date.now(),
+          requestId: req.requestId ?? requestId,
+          executionTime: Math.round((performance.now() - started) * 100) / 100,
+        },
+      })),
+    );
   }
 }
+
 @Catch()
-class PassFilter implements ExceptionFilter {
-  catch(_error: unknown, host: ArgumentsHost): void {
-    void host.switchToHttp().getResponse<FastifyReply>().code(500).send();
+class ErrorFilter implements ExceptionFilter {
+  catch(error: unknown, host: ArgumentsHost): void {
+    const status = error instanceof HttpException ? error.getStatus() : 500;
+    void host
+      .switchToHttp()
+      .getResponse<FastifyReply>()
+      .code(status)
+      .send({ success: false, error: 'failed', statusCode: status });
   }
 }
 
 @Controller('api')
 class CalculatorController {
-  // passthrough: the answer still goes through the interceptor, as the service's do.
   @Post('calculator')
+  @HttpCode(200)
   run(
     @Body() body: unknown,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Record<string, unknown> {
-    const header = req.headers['x-request-id'];
-    const answer = calculate(
-      body,
-      req.query as Record<string, unknown>,
-      performance.now(),
-      typeof header === 'string' ? header : undefined,
-    );
-    void reply.code(answer.status).header('x-request-id', answer.requestId);
-    return answer.body;
+    @Query() query: Record<string, unknown>,
+  ): { data: unknown; message: string } {
+    const answer = calculate(body, query, 0);
+    if (answer.status !== 200) throw new HttpException(answer.body, answer.status);
+    return { data: answer.body.data, message: answer.body.message as string };
   }
 }
 
-const guards = Array.from({ length: Number(process.env.FLOOR_GUARDS ?? 5) }).map(() => ({
-  provide: APP_GUARD,
-  useClass: PassGuard,
-}));
 @Module({
   controllers: [CalculatorController],
   providers: [
-    ...guards,
-    ...(process.env.FLOOR_INTERCEPTOR === '0'
-      ? []
-      : [{ provide: APP_INTERCEPTOR, useClass: PassInterceptor }]),
-    { provide: APP_FILTER, useClass: PassFilter },
+    { provide: APP_GUARD, useClass: UserGuard },
+    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+    { provide: APP_FILTER, useClass: ErrorFilter },
   ],
 })
 class FloorModule {}
@@ -86,13 +106,7 @@ async function main(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(FloorModule, new FastifyAdapter(), {
     logger: false,
   });
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onSend', (_req, reply, payload, done) => {
-      void reply.headers(CORS_HEADERS);
-      done(null, payload);
-    });
+  app.enableCors();
   await app.listen(Number(process.env.PORT ?? 3100), '127.0.0.1');
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => void app.close().then(() => process.exit(0)));
