@@ -201,8 +201,12 @@ function shownDefault(name: string, value: unknown): string {
 
 /** The property's class-validator rules in words, in the order a reader expects. */
 function ruleText(rules: Rule[]): string {
+  // A ValidateIf (a rule applied only when another variable is set) has no name: the doc
+  // comment says when the variable is required.
   const by = new Map<string, unknown[] | undefined>(
-    rules.map((rule) => [String(rule.name), rule.constraints as unknown[] | undefined]),
+    rules
+      .filter((rule) => rule.name !== undefined)
+      .map((rule) => [String(rule.name), rule.constraints as unknown[] | undefined]),
   );
   const first = (name: string): string | undefined => {
     const value = by.get(name)?.[0];
@@ -232,6 +236,8 @@ function ruleText(rules: Rule[]): string {
   const minLength = first('minLength');
   const maxLength = first('maxLength');
   if (by.has('isString') && minLength === '1') parts.push('non-empty text');
+  else if (by.has('isString') && minLength !== undefined)
+    parts.push(`text of at least ${minLength} characters`);
   else if (by.has('isString')) parts.push('text');
   if (maxLength !== undefined) parts.push(`at most ${maxLength} characters`);
   for (const [name, text] of Object.entries(CUSTOM_RULES)) if (by.has(name)) parts.push(text);

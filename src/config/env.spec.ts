@@ -65,6 +65,10 @@ describe('shownValue', () => {
     );
   });
 
+  it('never shows a secret, not even in part', () => {
+    expect(shownValue('WEBHOOK_SECRET', 'short-but-secret')).toBe('<not shown>');
+  });
+
   it('quotes anything else as JSON', () => {
     expect(shownValue('PORT', '80a')).toBe('"80a"');
     expect(shownValue('STRICT_ORIGIN', 'yes\n')).toBe('"yes\\n"');

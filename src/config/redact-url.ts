@@ -1,5 +1,7 @@
 /** Settings whose value is a URL: `*_URL`, `*_URLS`, `RPC_URL_<chainId>`. */
 const urlSetting = /(^|_)URLS?(_|$)/;
+/** Settings whose value is a secret (`WEBHOOK_SECRET`): never shown, not even in part. */
+const secretSetting = /(^|_)(SECRET|PASSWORD|TOKEN)(_|$)/;
 /** scheme://, authority, path, query, fragment: read by position when `new URL` cannot parse. */
 const urlParts = /^\s*(?:([a-z][a-z0-9+.-]*):\/\/)?([^/?#]*)(\/[^?#]*)?(\?[^#]*)?(#.*)?$/is;
 const shownMax = 100;
@@ -56,9 +58,11 @@ export function redactUrl(value: string): string {
 
 /**
  * How a setting's value appears in a boot error: URL-valued settings, and any value that looks
- * like a URL or carries credentials (`://`, `@`), through `redactUrl`; others quoted and shortened.
+ * like a URL or carries credentials (`://`, `@`), through `redactUrl`; secrets not at all; others
+ * quoted and shortened.
  */
 export function shownValue(name: string, value: unknown): string {
+  if (secretSetting.test(name)) return '<not shown>';
   if (typeof value === 'string' && (urlSetting.test(name) || /:\/\/|@/.test(value)))
     return redactUrl(value);
   const text = JSON.stringify(value) ?? String(value);

@@ -30,3 +30,5 @@ export { ChainRegistry, TransactionBuilder, TransactionModule } from '../evm';
 export { fileAnswer, ServesImmutableFiles } from './immutable-file';
 export { limitLog } from '../telemetry/logging/log-limiter';
 export { logText } from '../telemetry/logging/log-text';
+// A team's own service checks the signed webhooks of transaction outcomes (docs/webhooks.md).
+export { verifyWebhook } from './webhook-signature';

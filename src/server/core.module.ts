@@ -5,6 +5,7 @@ import type { Env } from '../config/env';
 import type { MiniAppDeclaration } from '../contract/mini-app.types';
 import { KitModule } from '../kit/kit.module';
 import { OutboundModule } from '../outbound/outbound.module';
+import { WebhooksModule } from '../outcomes/webhooks/webhooks.module';
 import { PublishingModule } from '../publishing/publishing.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
 import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
@@ -14,7 +15,7 @@ import { RequestObserver } from './request-observer';
 /**
  * Everything an action runs on, composed bottom to top (see README, Layout): configuration,
  * telemetry, the result cache, the kit (chains, registry, guards, interceptor, filter),
- * publishing, then the server's own health, route and request observation.
+ * outcomes (webhooks), publishing, then the server's own health, route and request observation.
  */
 @Global()
 @Module({})
@@ -32,6 +33,7 @@ export class CoreModule {
         TelemetryModule,
         OutboundModule,
         KitModule.forRoot(miniApps),
+        WebhooksModule.forRoot(config, env),
         PublishingModule,
       ],
       controllers: [HealthController],

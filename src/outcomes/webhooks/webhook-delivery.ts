@@ -1,0 +1,52 @@
+import type { BackoffOptions } from 'bullmq';
+import type { WebhookEvent, WebhookEventType } from '../../kit/webhook-signature';
+import type { TransactionOutcome } from '../outcome.types';
+import type { WebhooksConfig } from './webhooks.config';
+
+/** One delivery: what is queued, and sent unchanged on every attempt. */
+export interface WebhookDelivery {
+  /** `<intent>.<status>`: the `X-Webhook-Id` of every attempt, and the queue's job id (dedupe). */
+  id: string;
+  type: WebhookEventType;
+  /** The JSON body, serialized once so every attempt signs and sends the same bytes. */
+  body: string;
+}
+
+/** Where deliveries wait between attempts: Redis (BullMQ) when configured, else memory. */
+export interface DeliveryQueue {
+  /** Whether waiting deliveries survive a restart (Redis) or not (memory). */
+  readonly durable: boolean;
+  /** Resolves once the delivery is queued, not sent; a delivery queued already is not queued again. */
+  enqueue(delivery: WebhookDelivery): Promise<void>;
+}
+
+export const DELIVERY_QUEUE = Symbol('DELIVERY_QUEUE');
+
+/** Attempts in flight at once, per replica: a burst of outcomes does not flood the receiver. */
+export const DELIVERY_CONCURRENCY = 8;
+
+/**
+ * Exponential backoff with jitter, BullMQ's own strategy (the in-memory queue runs the same one):
+ * before retry n, a delay between half and all of WEBHOOK_BACKOFF_MS × 2^(n-1).
+ */
+export function deliveryBackoff(config: WebhooksConfig): BackoffOptions {
+  return { type: 'exponential', delay: config.backoffMs, jitter: 0.5 };
+}
+
+export function toDelivery({ status, intent, occurredAt }: TransactionOutcome): WebhookDelivery {
+  const id = `${intent.id}.${status}`;
+  const type: WebhookEventType = `transaction.${status}`;
+  const mined = status === 'confirmed' || status === 'reverted';
+  const event: WebhookEvent = {
+    id,
+    type,
+    intent: intent.id,
+    action: intent.action,
+    chainId: intent.chainId,
+    user: intent.user,
+    hash: intent.hash ?? null,
+    blockNumber: mined ? (intent.blockNumber ?? null) : null,
+    occurredAt: new Date(occurredAt).toISOString(),
+  };
+  return { id, type, body: JSON.stringify(event) };
+}

@@ -1,0 +1,116 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { EventEmitter, once } from 'node:events';
+import { WebhookSender } from '../../src/outcomes/webhooks/webhook.sender';
+import type { TransactionOutcome } from '../../src/outcomes/outcome.types';
+import { CountingServer } from './counting.server';
+
+/** One request the receiver got, and how it answered (`none`: it never did). */
+export interface ReceivedWebhook {
+  headers: IncomingHttpHeaders;
+  body: string;
+  answered: number | 'none';
+}
+
+/** What the receiver answers to the nth request (1-based) of a delivery id. */
+export type WebhookAnswer = (nth: number) => number | 'hang';
+
+/**
+ * A webhook receiver on 127.0.0.1 (listen(0)): keeps every request with its raw body, answers
+ * per delivery id as `answer` says (200 by default), and lets a test wait for what it received.
+ */
+export class WebhookReceiver {
+  readonly received: ReceivedWebhook[] = [];
+  answer: WebhookAnswer = () => 200;
+
+  private constructor(private readonly server: CountingServer) {}
+
+  static async start(): Promise<WebhookReceiver> {
+    const server = await CountingServer.start(() => undefined);
+    const receiver = new WebhookReceiver(server);
+    server.handler = (req, res, body) => receiver.handle(req, res, body);
+    return receiver;
+  }
+
+  get url(): string {
+    return `${this.server.base}/hooks`;
+  }
+
+  /** Requests of one delivery id, in the order they came. */
+  of(id: string): ReceivedWebhook[] {
+    return this.received.filter((request) => request.headers['x-webhook-id'] === id);
+  }
+
+  /** Resolves once the condition holds, checked on every request and every closed connection. */
+  until(condition: () => boolean): Promise<void> {
+    return this.server.until(condition);
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse, body: string): void {
+    const request: ReceivedWebhook = { headers: req.headers, body, answered: 'none' };
+    this.received.push(request);
+    const id = String(req.headers['x-webhook-id']);
+    const status = this.answer(this.of(id).length);
+    if (status === 'hang') return;
+    request.answered = status;
+    res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+  }
+}
+
+/** Every attempt the app's WebhookSender made, told as each settles (a spy that calls through). */
+export class AttemptWatch {
+  private readonly events = new EventEmitter();
+  readonly settled: { id: string; attempt: number; ok: boolean }[] = [];
+
+  constructor(app: NestFastifyApplication) {
+    const sender = app.get(WebhookSender);
+    const original = sender.attempt.bind(sender);
+    jest.spyOn(sender, 'attempt').mockImplementation(async (delivery, attempt, max) => {
+      try {
+        await original(delivery, attempt, max);
+        this.record(delivery.id, attempt, true);
+      } catch (error) {
+        this.record(delivery.id, attempt, false);
+        throw error;
+      }
+    });
+  }
+
+  async until(condition: () => boolean): Promise<void> {
+    while (!condition()) await once(this.events, 'settled');
+  }
+
+  private record(id: string, attempt: number, ok: boolean): void {
+    this.settled.push({ id, attempt, ok });
+    this.events.emit('settled');
+  }
+}
+
+/** A settled outcome of a made-up intent, as the watcher hands it to OUTCOME_SINK. */
+export function outcomeOf(
+  intent: string,
+  status: TransactionOutcome['status'] = 'confirmed',
+): TransactionOutcome {
+  return {
+    status,
+    occurredAt: Date.UTC(2026, 0, 1),
+    intent: {
+      id: intent,
+      action: '/api/send-token',
+      chainId: 31337,
+      user: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e',
+      to: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      data: '0x',
+      value: '1000',
+      status,
+      hash: status === 'expired' ? undefined : `0x${'ab'.repeat(32)}`,
+      blockNumber: status === 'confirmed' || status === 'reverted' ? '12' : undefined,
+      createdAt: Date.UTC(2026, 0, 1) - 60_000,
+      updatedAt: Date.UTC(2026, 0, 1),
+    },
+  };
+}
