@@ -50,7 +50,7 @@ function optionProblems(param: Record<string, unknown>): string[] {
       problems.push(`option ${index} has no value`);
       continue;
     }
-    if (!['string', 'number', 'boolean'].includes(typeof value)) {
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
       problems.push(`option ${index} has a value that is not text, a number or a boolean`);
       continue;
     }
