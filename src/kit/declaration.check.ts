@@ -5,6 +5,7 @@ import { convertParam } from './param-conversion';
 import { kindOf, typeProblem } from './params';
 import { checkMiniApps, type MiniAppCheckOptions } from './mini-app.check';
 import { ICONS_ROUTE, MINI_APPS_ROUTE } from './mini-app';
+import { checkSamples } from './sample.check';
 
 /** Paths the service answers itself: an action there would be shadowed or shadow them. */
 export const RESERVED_PATHS: readonly string[] = [
@@ -79,6 +80,8 @@ export function checkDeclaration(declaration: ActionDeclaration): string[] {
     seen.add(param.name);
     if (paramsClass) problems.push(...checkParam(paramsClass, param));
   }
+  // Samples are judged by parameters that are themselves sound.
+  if (problems.length === 0) problems.push(...checkSamples(declaration));
   return problems;
 }
 

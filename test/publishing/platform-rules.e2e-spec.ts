@@ -60,4 +60,33 @@ describe("Publishing: the platform's rules, checked at boot", () => {
       await app.close();
     }
   });
+
+  describe('declared samples, checked at boot against their own declaration', () => {
+    const tier = {
+      type: 'select',
+      label: 'Tier',
+      options: [
+        { label: 'One', value: 1 },
+        { label: 'Two', value: 2 },
+      ],
+    } as const;
+
+    it('refuses a sample value not among the options, naming the sample', async () => {
+      const boot = createTestApp({
+        actions: [
+          actionWith('/api/rule-sample', tier, [{ params: { p: 1 } }, { params: { p: 3 } }]),
+        ],
+      });
+      await expect(boot).rejects.toThrow(
+        /action "Rule \/api\/rule-sample" \(\/api\/rule-sample\): sample 2 is refused by the action's own rules: p must be one of: 1, 2/,
+      );
+    });
+
+    it('boots the same samples fixed', async () => {
+      const samples = [{ params: { p: 1 } }, { params: { p: '2' } }];
+      const app = await createTestApp({ actions: [actionWith('/api/rule-sample', tier, samples)] });
+      expect((await app.inject({ method: 'GET', url: '/api/rule-sample' })).statusCode).toBe(200);
+      await app.close();
+    });
+  });
 });
