@@ -1,5 +1,5 @@
 import { validateSync } from 'class-validator';
-import type { ActionDeclaration } from '../contract/action.types';
+import type { ActionDeclaration, ActionParameter } from '../contract/action.types';
 import { getDeclaredParams } from './action-param.decorator';
 import { changesFixedValue, convertParam } from './param-conversion';
 import { invalidParams, type ParamProblem } from '../contract/action.exception';
@@ -17,11 +17,13 @@ cacheValidationRules();
 export function buildParams<P extends object>(
   declaration: ActionDeclaration<P>,
   request: ActionRequest,
+  /** Parameters left unread and unjudged (the boot's sample check skips uploads). */
+  skip: (param: ActionParameter) => boolean = () => false,
 ): P {
   const paramsClass = declaration.params;
   if (!paramsClass) return {} as P;
   const instance = new paramsClass() as Record<string, unknown>;
-  const declared = getDeclaredParams(paramsClass);
+  const declared = getDeclaredParams(paramsClass).filter((param) => !skip(param));
   const problems = new Map<string, ParamProblem>();
   for (const param of declared) {
     const sent = request.input(param.name);
@@ -36,7 +38,7 @@ export function buildParams<P extends object>(
   }
   const errors = validateSync(instance, { stopAtFirstError: true, forbidUnknownValues: false });
   for (const error of errors) {
-    if (problems.has(error.property)) continue;
+    if (problems.has(error.property) || !declared.some((p) => p.name === error.property)) continue;
     problems.set(error.property, {
       name: error.property,
       value: error.value as unknown,

@@ -2,6 +2,7 @@ import type { ActionDeclaration, ActionSample } from '../contract/action.types';
 import { ActionException } from '../contract/action.exception';
 import { readAddress } from '../contract/address';
 import { buildParams } from './params-builder';
+import { isUploadType } from './params';
 
 /** How a declaration's samples are named in a boot error: by position and, if any, a parameter. */
 const sampleName = (index: number): string => `sample ${index + 1}`;
@@ -27,10 +28,14 @@ function sampleProblems(
   }
   const params = (sample.params ?? {}) as Record<string, unknown>;
   try {
-    buildParams(declaration, {
-      context: { requestId: 'boot', ...(user && { userAddress: user }) },
-      input: (param) => params[param],
-    });
+    buildParams(
+      declaration,
+      {
+        context: { requestId: 'boot', ...(user && { userAddress: user }) },
+        input: (param) => params[param],
+      },
+      (param) => isUploadType(param.type),
+    ); // samples carry no files: the conformance kit adds them
   } catch (error) {
     if (!(error instanceof ActionException)) throw error;
     problems.push(`${name} is refused by the action's own rules: ${error.message}`);
