@@ -30,7 +30,9 @@ describe('client response guards', () => {
     [{}, false],
     [{ destinationChainId: '43114' }, false],
     [{ destinationChainId: 0 }, false],
-    [{ destinationChainId: 43114, destinationGasLimit: 300000 }, false],
+    [{ destinationChainId: 43114, destinationGasLimit: 300000 }, true],
+    [{ destinationChainId: 43114, destinationGasLimit: 1.5 }, false],
+    [{ destinationChainId: 43114, destinationGasLimit: true }, false],
     [null, false],
   ])('knows the crossChain block: %j passes is %s', (crossChain, expected) => {
     expect(isTransactionResponse({ ...tx, crossChain })).toBe(expected);

@@ -34,7 +34,8 @@ export type ParamValue = string | number | boolean;
 
 export interface ParamOption {
   label: string;
-  value: string | number;
+  /** The platform accepts text, numbers and booleans; values must differ as text. */
+  value: string | number | boolean;
   description?: string;
 }
 
@@ -45,8 +46,15 @@ export interface ParamSpec {
   required?: boolean;
   options?: readonly ParamOption[];
   value?: ParamValue;
-  /** The service always receives `value`; a request carrying another one is a 400. */
+  /**
+   * The service always receives `value`; a request carrying another one is a 400. An `address`
+   * may default to `'sender'`: the acting user's address, read per request.
+   */
   fixed?: boolean;
+  /** A secret (a code, a note): read from the body only and never written to a log. */
+  sensitive?: boolean;
+  /** `false`: the platform sends the value in the body only, so it is never read from the query. */
+  queryParam?: boolean;
   placeholder?: string;
   description?: string;
   /** `number`: a number; `uintN`/`intN`: a whole number (text beyond 2^53); `datetime`: a date. */
@@ -172,8 +180,8 @@ export interface DynamicActionDataResponse<T = unknown> {
 /** The platform's optional `crossChain` block of a transaction that continues on another chain. */
 export interface CrossChainInfo {
   destinationChainId: number;
-  /** Decimal text: gas limits and fees may exceed 2^53. */
-  destinationGasLimit?: string;
+  /** A number, or decimal text where a gas limit may exceed 2^53 (the SDK accepts both). */
+  destinationGasLimit?: string | number;
   destinationRecipient?: string;
   estimatedBridgeFee?: string;
   /** What runs on the destination chain, as the action describes it. */

@@ -5,13 +5,17 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 const optionalText = (value: unknown): boolean => value === undefined || typeof value === 'string';
 
+/** The SDK also accepts a gas limit as a number: a whole one, exact in a JS number. */
+const isGasNumber = (value: unknown): boolean =>
+  Number.isSafeInteger(value) && (value as number) >= 0;
+
 /** The platform's `crossChain` block: a destination chain id and, optionally, text details. */
 export function isCrossChainInfo(value: unknown): value is CrossChainInfo {
   return (
     isObject(value) &&
     Number.isSafeInteger(value.destinationChainId) &&
     (value.destinationChainId as number) > 0 &&
-    optionalText(value.destinationGasLimit) &&
+    (optionalText(value.destinationGasLimit) || isGasNumber(value.destinationGasLimit)) &&
     optionalText(value.destinationRecipient) &&
     optionalText(value.estimatedBridgeFee)
   );

@@ -74,8 +74,8 @@ export class ActionCall implements ActionRequest {
     return this.request().context;
   }
 
-  input(name: string): unknown {
-    return this.request().input(name);
+  input(name: string, fromQuery?: boolean): unknown {
+    return this.request().input(name, fromQuery);
   }
 
   /**

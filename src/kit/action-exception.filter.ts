@@ -17,6 +17,7 @@ import { logStack, logText } from '../telemetry/logging/log-text';
 import { jsonSafe } from '../contract/json-safe';
 import { noteErrorCode } from '../telemetry/request-scope';
 import { responseMetadata } from './response-metadata';
+import { loggableTarget } from './sensitive-params';
 
 /**
  * Renders every error of the service, inside an action or not, in the shape of the action's mode:
@@ -59,7 +60,8 @@ export class ActionExceptionFilter implements ExceptionFilter {
    * URL and the failure's text, which may quote user input, are escaped and shortened.
    */
   private report(thrown: unknown, mapped: MappedError, req: FastifyRequest): void {
-    const where = `${req.method} ${logText(req.url)}`;
+    const declaration = this.registry.find(req.routeOptions?.url);
+    const where = `${req.method} ${logText(loggableTarget(req.url, declaration))}`;
     if (isClientAbort(thrown, req.raw)) {
       this.logs.debug('client-abort', `${where}: the client closed the connection mid-request`);
       return;

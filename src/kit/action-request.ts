@@ -12,8 +12,11 @@ type Bag = Record<string, unknown>;
 /** What an action request carries once its body, query and headers are read. */
 export interface ActionRequest {
   context: RequestContext;
-  /** Parameters as sent: `body.params`, else the flat body; the query fills what is missing. */
-  input: (name: string) => unknown;
+  /**
+   * Parameters as sent: `body.params`, else the flat body; the query fills what is missing,
+   * unless `fromQuery` is false (a `sensitive` or `queryParam: false` parameter).
+   */
+  input: (name: string, fromQuery?: boolean) => unknown;
 }
 
 /** What a multipart body carried, in place of a JSON body: its fields as one, its files apart. */
@@ -125,11 +128,11 @@ export function readActionRequest(req: FastifyRequest, multipart?: MultipartInpu
   const files = multipart?.files;
   return {
     context,
-    input: (name) => {
+    input: (name, fromQuery = true) => {
       const uploaded = files?.get(name);
       if (uploaded) return uploaded;
       const fromBody = own(params, name);
-      return present(fromBody) ? fromBody : own(query, name);
+      return present(fromBody) || !fromQuery ? fromBody : own(query, name);
     },
   };
 }

@@ -4,6 +4,7 @@ import { ACTION_KEY } from './action.decorator';
 import type { ActionDeclaration, DynamicAction } from '../contract/action.types';
 import { getDeclaredParams } from './action-param.decorator';
 import { assertValidDeclarations } from './declaration.check';
+import { publishedParam } from './params';
 import { REGISTERED_MINI_APPS } from './mini-app';
 import { miniAppsNamedBy } from './mini-app.check';
 import { MiniAppIcons } from './mini-app-icons';
@@ -74,7 +75,7 @@ export function toDynamicAction(declaration: ActionDeclaration): DynamicAction {
     ...(declaration.description !== undefined && { description: declaration.description }),
     chains: declaration.chains,
     path: declaration.path,
-    ...(params.length > 0 && { params }),
+    ...(params.length > 0 && { params: params.map(publishedParam) }),
     ...(declaration.responseType !== undefined && { responseType: declaration.responseType }),
   };
 }

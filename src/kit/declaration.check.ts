@@ -5,6 +5,8 @@ import { convertParam } from './param-conversion';
 import { kindOf, typeProblem } from './params';
 import { checkMiniApps, type MiniAppCheckOptions } from './mini-app.check';
 import { ICONS_ROUTE, MINI_APPS_ROUTE } from './mini-app';
+import { checkSamples } from './sample.check';
+import { isSenderDefault } from './sensitive-params';
 
 /** Paths the service answers itself: an action there would be shadowed or shadow them. */
 export const RESERVED_PATHS: readonly string[] = [
@@ -44,7 +46,7 @@ function checkParam(paramsClass: ParamsClass, param: ActionParameter): string[] 
     problems.push('is fixed but has no value');
   // Type-specific checks name a default's problem their own way; otherwise the rules speak.
   const named = problems.some((p) => p.includes('default'));
-  if (!typeIssue && !named && param.value !== undefined) {
+  if (!typeIssue && !named && param.value !== undefined && !isSenderDefault(param)) {
     const refused = defaultProblem(paramsClass, param);
     if (refused)
       problems.push(
@@ -79,6 +81,8 @@ export function checkDeclaration(declaration: ActionDeclaration): string[] {
     seen.add(param.name);
     if (paramsClass) problems.push(...checkParam(paramsClass, param));
   }
+  // Samples are judged by parameters that are themselves sound.
+  if (problems.length === 0) problems.push(...checkSamples(declaration));
   return problems;
 }
 

@@ -1,13 +1,19 @@
 import { validateSync } from 'class-validator';
-import type { ActionDeclaration } from '../contract/action.types';
+import type { ActionDeclaration, ActionParameter } from '../contract/action.types';
 import { getDeclaredParams } from './action-param.decorator';
 import { changesFixedValue, convertParam } from './param-conversion';
 import { invalidParams, type ParamProblem } from '../contract/action.exception';
 import type { ActionRequest } from './action-request';
 import { cacheValidationRules } from './params/validation-rules.cache';
+import { isBodyOnly, isSenderDefault } from './sensitive-params';
 
 // Every request validates: class-validator's per-call search for a class's rules is kept instead.
 cacheValidationRules();
+
+/** An `address` defaulting to `'sender'` defaults, for this request, to the acting user. */
+function effectiveParam(param: ActionParameter, request: ActionRequest): ActionParameter {
+  return isSenderDefault(param) ? { ...param, value: request.context.userAddress } : param;
+}
 
 /**
  * Converts and validates an action's parameters with the rules its params class declares.
@@ -17,18 +23,23 @@ cacheValidationRules();
 export function buildParams<P extends object>(
   declaration: ActionDeclaration<P>,
   request: ActionRequest,
+  /** Parameters left unread and unjudged (the boot's sample check skips uploads). */
+  skip: (param: ActionParameter) => boolean = () => false,
 ): P {
   const paramsClass = declaration.params;
   if (!paramsClass) return {} as P;
   const instance = new paramsClass() as Record<string, unknown>;
-  const declared = getDeclaredParams(paramsClass);
+  const declared = getDeclaredParams(paramsClass).filter((param) => !skip(param));
   const problems = new Map<string, ParamProblem>();
-  for (const param of declared) {
-    const sent = request.input(param.name);
+  for (const declaredParam of declared) {
+    const param = effectiveParam(declaredParam, request);
+    let sent = request.input(param.name, !isBodyOnly(param));
+    // The SDK sends an empty parameter's default: the word itself means the acting user.
+    if (isSenderDefault(declaredParam) && sent === 'sender') sent = undefined;
     if (param.fixed && changesFixedValue(param, sent)) {
       problems.set(param.name, {
         name: param.name,
-        value: sent,
+        ...(!param.sensitive && { value: sent }),
         message: `${param.name} cannot be changed`,
       });
     }
@@ -36,10 +47,12 @@ export function buildParams<P extends object>(
   }
   const errors = validateSync(instance, { stopAtFirstError: true, forbidUnknownValues: false });
   for (const error of errors) {
-    if (problems.has(error.property)) continue;
+    if (problems.has(error.property) || !declared.some((p) => p.name === error.property)) continue;
+    const sensitive = declared.some((p) => p.name === error.property && p.sensitive);
     problems.set(error.property, {
       name: error.property,
-      value: error.value as unknown,
+      // A secret is not echoed back in the error (nor, with it, into any log of the answer).
+      ...(!sensitive && { value: error.value as unknown }),
       message: Object.values(error.constraints ?? {})[0] ?? `${error.property} is invalid`,
     });
   }

@@ -9,6 +9,7 @@ import { ActionRegistry, type MiniAppGroup } from '../kit/action.registry';
 import type { MiniAppMetadata } from '../contract/action.types';
 import { DEFAULT_MINI_APP_ICON, isIconUrl, miniAppEnvId, miniAppPath } from '../kit/mini-app';
 import { MiniAppIcons } from '../kit/mini-app-icons';
+import { platformBootProblems } from './platform-boot.check';
 import type { MiniAppIndex } from '../contract/mini-app.types';
 
 /** How one mini-app's `url` and `icon` are made: fixed URLs, or paths on the base URL. */
@@ -48,6 +49,21 @@ export class MiniAppDocuments {
       return { group, url: configured.url, icon };
     });
     this.assertPublishable([...overrides.keys()]);
+    this.assertPlatformAccepts(config.publicBaseUrl);
+  }
+
+  /** The platform refuses a whole mini-app for one refused parameter: stop the boot instead. */
+  private assertPlatformAccepts(baseUrl: string | undefined): void {
+    const problems = platformBootProblems(
+      this.published.map(({ group }) => group),
+      (group, base) => this.miniApp(group.miniApp.id, base),
+      baseUrl,
+    );
+    if (problems.length > 0) {
+      throw new Error(
+        `Declarations the platform's createMetadata refuses:\n  - ${problems.join('\n  - ')}`,
+      );
+    }
   }
 
   /** `GET /api/metadata`: the service's title and description, and every mini-app. */

@@ -1,65 +1,8 @@
-import { isAddress } from 'viem';
+import { platformParameterProblems } from './platform-parameter';
 import { isPlainObject } from './platform-rules';
 
 const isChainId = (value: unknown): boolean =>
   typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
-
-/** The SDK's ParameterValidator on one parameter: problems prefixed with `at`. */
-function parameterProblems(param: unknown, at: string): string[] {
-  if (!isPlainObject(param)) return [`${at} is not an object`];
-  const { name, label, type } = param;
-  if (typeof name !== 'string' || name === '') return [`${at} has no name`];
-  if (typeof label !== 'string' || label === '') return [`${at} ("${name}") has no label`];
-  if (typeof type !== 'string' || type === '') return [`${at} ("${name}") has no type`];
-  const where = `${at} ("${name}")`;
-  if (type === 'select' || type === 'radio') return optionProblems(param, where);
-  const problems: string[] = [];
-  const { min, max, minLength, maxLength, pattern, value } = param;
-  if (typeof min === 'number' && typeof max === 'number' && min > max) {
-    problems.push(`${where} has min ${min} greater than max ${max}`);
-  }
-  if (typeof minLength === 'number' && typeof maxLength === 'number' && minLength > maxLength) {
-    problems.push(`${where} has minLength ${minLength} greater than maxLength ${maxLength}`);
-  }
-  if (typeof pattern === 'string' && pattern !== '') {
-    try {
-      new RegExp(pattern);
-    } catch {
-      problems.push(`${where} has a pattern that is not a valid regular expression`);
-    }
-  }
-  if (typeof value === 'string') {
-    if (type === 'url' && !URL.canParse(value))
-      problems.push(`${where} has a default that is not a URL`);
-    if (type === 'address' && value !== 'sender' && !isAddress(value)) {
-      problems.push(`${where} has a default that is not an address`);
-    }
-  }
-  return problems;
-}
-
-/** select and radio: at least one option, each with a label and a value, values distinct. */
-function optionProblems(param: Record<string, unknown>, where: string): string[] {
-  const { options, type } = param;
-  if (!Array.isArray(options) || options.length === 0) {
-    return [`${where} is a ${String(type)} without options`];
-  }
-  const problems: string[] = [];
-  const seen = new Set<string>();
-  for (const [index, option] of (options as unknown[]).entries()) {
-    const entry = isPlainObject(option) ? option : {};
-    if (!entry.label) problems.push(`${where} option ${index} has no label`);
-    if (entry.value === undefined) {
-      problems.push(`${where} option ${index} has no value`);
-      continue;
-    }
-    // The platform compares option values as text: 1 and "1" are the same choice.
-    const value = typeof entry.value === 'string' ? entry.value : JSON.stringify(entry.value);
-    if (seen.has(value)) problems.push(`${where} has the option value "${value}" twice`);
-    seen.add(value);
-  }
-  return problems;
-}
 
 /** Where the platform will send the action: an absolute http(s) URL, or a path on baseUrl. */
 function pathProblems(path: unknown, baseUrl: unknown, at: string): string[] {
@@ -108,7 +51,9 @@ export function dynamicActionProblems(
     if (!Array.isArray(action.params)) problems.push(`${at}.params is not an array`);
     else {
       action.params.forEach((param: unknown, index) =>
-        problems.push(...parameterProblems(param, `${at}.params[${index}]`)),
+        problems.push(
+          ...platformParameterProblems(param).map((p) => `${at}.params[${index}]: ${p}`),
+        ),
       );
     }
   }

@@ -99,12 +99,12 @@ describe('checkPlatformMetadata', () => {
     ['a select without options', { name: 's', label: 'S', type: 'select' }, 'without options'],
     [
       'an option without label',
-      { name: 'r', label: 'R', type: 'radio', options: [{ value: 1 }] },
+      { name: 'r', label: 'R', type: 'select', options: [{ value: 1 }] },
       'option 0 has no label',
     ],
     [
       'an option without value',
-      { name: 'r', label: 'R', type: 'radio', options: [{ label: 'One' }] },
+      { name: 'r', label: 'R', type: 'select', options: [{ label: 'One' }] },
       'option 0 has no value',
     ],
     [

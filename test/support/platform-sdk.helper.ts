@@ -32,10 +32,15 @@ export interface RawRequest {
 
 const PLAIN = ['string', 'number', 'boolean'];
 
+/** `sensitive: true` or `queryParam: false`: the SDK keeps the value out of the query string. */
+const bodyOnly = (param: ActionParameter): boolean =>
+  param.sensitive === true || param.queryParam === false;
+
 /** Current SDK: every parameter the user filled in, as text, in declaration order. */
 function proxyQuery(params: readonly ActionParameter[], inputs: Inputs): string {
   const query = new URLSearchParams();
   for (const param of params) {
+    if (bodyOnly(param)) continue;
     const value = inputs[param.name];
     if (value !== undefined && value !== null) query.set(param.name, String(value));
   }
@@ -46,7 +51,7 @@ function proxyQuery(params: readonly ActionParameter[], inputs: Inputs): string 
 function proxyParams(params: readonly ActionParameter[], inputs: Inputs): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const param of params) {
-    if (PLAIN.includes(param.type)) continue;
+    if (PLAIN.includes(param.type) && !bodyOnly(param)) continue;
     const value = inputs[param.name];
     if (value !== undefined && value !== null) body[param.name] = value;
     else if (param.value !== undefined) body[param.name] = param.value;

@@ -53,7 +53,8 @@ export interface TransactionSpec {
 /** The platform's `crossChain` block as a service writes it: amounts may be bigints. */
 export interface CrossChainSpec {
   destinationChainId?: number;
-  destinationGasLimit?: bigint | string;
+  /** A bigint is published as decimal text; a number as the number (the SDK accepts both). */
+  destinationGasLimit?: bigint | string | number;
   destinationRecipient?: string;
   estimatedBridgeFee?: bigint | string;
   destinationOperation?: unknown;

@@ -61,6 +61,11 @@ const isDate = (value: unknown): value is Date => value instanceof Date;
 /** `datetime`: handed over as a Date; `min`/`max` are dates too. */
 export const datetimeKind: ParamKind = {
   convert: (_spec, value) => toDate(value),
+  /** The platform reads a datetime default as epoch milliseconds ("Invalid number format" otherwise). */
+  publish(param) {
+    const date = param.value === undefined ? undefined : toDate(param.value);
+    return date instanceof Date ? { ...param, value: date.getTime() } : param;
+  },
   rules(spec) {
     const rules = [rule('isDate', isDate, '$property must be a valid date')];
     const min = bound(spec, 'min');

@@ -1,6 +1,7 @@
 import { bytesKind, bytesSize } from './bytes.kind';
 import { datetimeKind } from './datetime.kind';
 import { integerKind, integerRange } from './integer.kind';
+import type { ActionParameter } from '../../contract/action.types';
 import type { ParamKind } from './param-kind';
 import { addressKind, booleanKind, choiceKind, numberKind } from './scalar.kinds';
 import { emailKind, textKind, urlKind } from './text.kinds';
@@ -29,6 +30,11 @@ export function kindOf(type: string): ParamKind | undefined {
   if (integerRange(type)) return integerKind;
   if (bytesSize(type) !== undefined) return bytesKind;
   return undefined;
+}
+
+/** A parameter as the platform's validator wants it published (its kind's `publish`, if any). */
+export function publishedParam(param: ActionParameter): ActionParameter {
+  return kindOf(param.type)?.publish?.(param) ?? param;
 }
 
 /** Why a declared type is not one of the platform's, naming the widths that exist. */

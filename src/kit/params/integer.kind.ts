@@ -46,8 +46,26 @@ function bound(spec: ParamSpec, side: 'min' | 'max'): bigint {
 
 const isBigInt = (value: unknown): value is bigint => typeof value === 'bigint';
 
+/**
+ * The platform compares text bounds as text ("9…" > "10…"): a bound that fits a JS number exactly
+ * is published as one; a larger one stays text, and the boot check refuses a pair the platform
+ * would misjudge.
+ */
+function publishedBound(value: ParamSpec['min']): ParamSpec['min'] {
+  if (typeof value !== 'string') return value;
+  const exact = toBigInt(value);
+  return isBigInt(exact) && Number.isSafeInteger(Number(exact)) && BigInt(Number(exact)) === exact
+    ? Number(exact)
+    : value;
+}
+
 /** `uint8`…`uint256`, `int8`…`int256`: handed over as `bigint`. */
 export const integerKind: ParamKind = {
+  publish: (param) => ({
+    ...param,
+    ...(param.min !== undefined && { min: publishedBound(param.min) }),
+    ...(param.max !== undefined && { max: publishedBound(param.max) }),
+  }),
   convert: (_spec, value) => toBigInt(value),
   rules(spec) {
     const min = bound(spec, 'min');

@@ -12,6 +12,11 @@ export interface ParamKind {
   rules(spec: ParamSpec): PropertyDecorator[];
   /** Problems of the declaration's fields, each starting after `parameter "<name>" `. */
   check(param: ActionParameter): string[];
+  /**
+   * The parameter as the platform's validator wants it published (a default or bound in the
+   * form it accepts); absent: published as declared. See src/publishing/platform-parameter.ts.
+   */
+  publish?(param: ActionParameter): ActionParameter;
 }
 
 /** One named class-validator rule; `$property` in a message text becomes the parameter's name. */

@@ -23,6 +23,13 @@ function isMultipleOf(value: unknown, step: number, base: number): boolean {
 
 export const numberKind: ParamKind = {
   convert: (_spec, value) => toNumber(value),
+  /** A default declared as decimal text is published as the number; the platform checks its form. */
+  publish(param) {
+    const value = typeof param.value === 'string' ? toNumber(param.value) : param.value;
+    return typeof value === 'number' && /^-?\d+(\.\d+)?$/.test(String(param.value).trim())
+      ? { ...param, value }
+      : param;
+  },
   rules(spec) {
     const rules = [IsNumber({}, { message: '$property must be a valid number' })];
     const { min, max, step } = spec;
@@ -50,8 +57,7 @@ export const numberKind: ParamKind = {
         problems.push(`has a ${bound} that is not a number`);
     }
     const { min, max, step, value } = param;
-    if (typeof min === 'number' && typeof max === 'number' && min > max)
-      problems.push(`has min ${min} greater than max ${max}`);
+    // min above max is the platform's rule (src/publishing/platform-parameter.ts), checked there.
     if (step !== undefined && !(step > 0)) problems.push('has a step that is not positive');
     if (typeof value === 'number' && typeof min === 'number' && value < min)
       problems.push('has a default below its min');
@@ -61,7 +67,12 @@ export const numberKind: ParamKind = {
   },
 };
 
+/** The platform wants a boolean default as a JSON boolean, never the text "true". */
 export const booleanKind: ParamKind = {
+  publish(param) {
+    const value = booleanKind.convert(param, param.value);
+    return typeof value === 'boolean' ? { ...param, value } : param;
+  },
   convert(_spec, value) {
     if (typeof value !== 'string') return value;
     const text = value.trim().toLowerCase();
@@ -84,9 +95,13 @@ export const choiceKind: ParamKind = {
   },
   check(param: ActionParameter) {
     const problems = unusedFields(param, [...UPLOAD_FIELDS, ...TEXT_FIELDS, 'min', 'max', 'step']);
+    // Options missing, too few or repeated are the platform's rules (platform-parameter.ts).
     const options = param.options ?? [];
-    if (options.length === 0) problems.push(`is a ${param.type} without options`);
-    else if (param.value !== undefined && !options.some((option) => option.value === param.value))
+    if (
+      param.value !== undefined &&
+      options.length > 0 &&
+      !options.some((o) => o.value === param.value)
+    )
       problems.push('has a default that is not one of its options');
     return problems;
   },

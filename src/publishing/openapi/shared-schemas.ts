@@ -64,7 +64,7 @@ export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
       crossChain: object(
         {
           destinationChainId: integer,
-          destinationGasLimit: text,
+          destinationGasLimit: { type: ['integer', 'string'] },
           destinationRecipient: text,
           estimatedBridgeFee: text,
           destinationOperation: {},
