@@ -28,17 +28,13 @@ export interface FileAnswerOptions {
 }
 
 class ImmutableFile extends StreamableFile {
-  constructor(
-    body: Uint8Array | Readable,
-    contentType: string,
-    readonly answer: FileAnswerOptions,
-  ) {
-    const options = {
-      type: contentType,
-      length: answer.length ?? (body instanceof Uint8Array ? body.length : undefined),
-    };
-    if (body instanceof Uint8Array) super(body, options);
-    else super(body, options);
+  readonly answer: FileAnswerOptions;
+
+  constructor(body: Uint8Array | Readable, contentType: string, answer: FileAnswerOptions) {
+    const length = answer.length ?? (body instanceof Uint8Array ? body.length : undefined);
+    // StreamableFile tells a buffer from a stream itself; the cast only picks an overload.
+    super(body as Readable, { type: contentType, length });
+    this.answer = answer;
   }
 }
 
