@@ -88,7 +88,7 @@ describe('GET /nft/<id>', () => {
   it('holds about a chunk per stalled reader, not the file, and cuts each after the send timeout', async () => {
     const readers = 12;
     const served: Socket[] = [];
-    const server = app.getHttpServer() as import('node:http').Server;
+    const server = app.getHttpServer();
     const track = (socket: Socket): number => served.push(socket);
     server.on('connection', track);
     gc();

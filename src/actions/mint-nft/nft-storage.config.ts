@@ -60,6 +60,7 @@ class NftStorageEnv {
   @Min(1)
   NFT_FILES_RATE_LIMIT = 120;
 
+  /** Window of NFT_FILES_RATE_LIMIT, in seconds. */
   @IsOptional()
   @Transform(toInt)
   @IsInt()

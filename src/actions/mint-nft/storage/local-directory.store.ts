@@ -25,7 +25,8 @@ export class LocalDirectoryStore extends ContentStore {
     this.pendingDir = join(config.dir, 'pending');
   }
 
-  async put(id: string, bytes: Buffer): Promise<boolean> {
+  async put(id: string, bytes: Buffer, mimeType: string): Promise<boolean> {
+    if (mimeTypeOf(id) !== mimeType) throw new Error(`${id} is not an id of ${mimeType}`);
     const path = join(this.dir, id);
     const marker = join(this.pendingDir, id);
     const stored = await stat(path).then(
