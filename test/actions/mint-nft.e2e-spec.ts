@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { type Abi, type Address, type HDAccount, parseEventLogs } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { MintNftModule } from '../../src/actions/mint-nft/mint-nft.module';
+import { NftStorage } from '../../src/actions/mint-nft/storage/nft-storage.service';
+import { type LocalS3, startLocalS3 } from '../support/s3-server';
 import { describeActionConformance } from '../../src/testing';
 import { createTestApp } from '../support/app.factory';
 import { deploy } from '../../src/testing/evm/contracts';
@@ -34,6 +36,8 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
   let app: NestFastifyApplication;
   let base: string;
   let unconfigured: NestFastifyApplication;
+  let s3: LocalS3;
+  let onS3: NestFastifyApplication;
 
   beforeAll(async () => {
     chain = await startLocalChain({ chainId: FUJI });
@@ -48,7 +52,8 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
     };
     storageDir = join(mkdtempSync(join(tmpdir(), 'nft-e2e-')), 'store');
     const actions = [MintNftModule];
-    [app, unconfigured] = await Promise.all([
+    s3 = await startLocalS3();
+    [app, unconfigured, onS3] = await Promise.all([
       createTestApp({
         env: {
           CHAIN_CONFIG_FILE: writeChainFile({ [FUJI]: { ...fuji, nftCollection: collection } }),
@@ -57,6 +62,13 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
         actions,
       }),
       createTestApp({ env: { CHAIN_CONFIG_FILE: writeChainFile({ [FUJI]: fuji }) }, actions }),
+      createTestApp({
+        env: {
+          CHAIN_CONFIG_FILE: writeChainFile({ [FUJI]: { ...fuji, nftCollection: collection } }),
+          ...s3.env,
+        },
+        actions,
+      }),
     ]);
     // A real socket, so token URIs name a host a client can fetch.
     await app.listen(0, '127.0.0.1');
@@ -64,7 +76,8 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all([app, unconfigured].map((a) => a?.close()));
+    await Promise.all([app, unconfigured, onS3].map((a) => a?.close()));
+    await s3?.stop();
     await chain?.stop();
   });
 
@@ -226,9 +239,35 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
       expect(response.status).toBe(404);
       expect(response.headers.get('cache-control')).toBeNull();
     }
-    const [stored] = readdirSync(storageDir);
+    const [stored] = readdirSync(storageDir).filter((name) => name !== 'pending');
     expect((await fetch(`${base}/nft/${stored}`, { method: 'POST' })).status).toBe(404);
     expect((await fetch(`${base}/nft/${stored}`, { method: 'DELETE' })).status).toBe(404);
     expect((await fetch(`${base}/nft/${stored}`)).status).toBe(200);
+  });
+
+  it('mints on the S3 store: files served from the bucket, kept once the mint is confirmed', async () => {
+    await onS3.listen(0, '127.0.0.1');
+    const s3Base = await onS3.getUrl();
+    const image = png(48, 48, 11);
+    const { status, body } = await mint(
+      { image: new Blob([image]), name: 'On S3' },
+      `${s3Base}${PATH}`,
+    );
+    expect(status).toBe(200);
+    const tokenUri = body.params!.args.uri;
+    expect(tokenUri).toMatch(new RegExp(`^${s3Base}/nft/[0-9a-f]{64}\\.json$`));
+    const stored = await fetch(body.params!.args.image);
+    expect(stored.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await stored.arrayBuffer()).equals(image)).toBe(true);
+
+    const { receipt } = await signAndSend(chain, user, body.serializedTransaction as string);
+    expect(receipt.status).toBe('success');
+    // What the outcomes hook does with a confirmed mint-nft intent's calldata.
+    const tx = await chain.publicClient.getTransaction({ hash: receipt.transactionHash });
+    const storage = onS3.get(NftStorage);
+    expect(await storage.keepMintCall(tx.input)).toBe(true);
+    // Past the pending TTL, what was minted stays.
+    expect(await storage.sweep(Date.now() + 2 * 86_400_000)).toEqual([]);
+    expect((await fetch(tokenUri)).status).toBe(200);
   });
 });

@@ -5,7 +5,9 @@ import { parse } from 'yaml';
 const ROOT = join(__dirname, '..', '..');
 
 interface Service {
+  image?: string;
   command?: string[];
+  depends_on?: Record<string, { condition: string }>;
   environment?: Record<string, string>;
   env_file?: { path: string; required?: boolean }[];
   volumes?: string[];
@@ -78,10 +80,23 @@ describe('docker-compose.yml and deploy/nginx.conf', () => {
     expect(app.environment).toMatchObject({ HOST: '0.0.0.0', PORT: '3000' });
   });
 
-  it('the app runs read-only without capabilities, its replicas sharing one NFT directory', () => {
+  it('the app runs read-only without capabilities, its replicas sharing one MinIO bucket', () => {
     expect(app.read_only).toBe(true);
     expect(app.cap_drop).toEqual(['ALL']);
-    expect(app.volumes).toContain(`nft-storage:${app.environment?.NFT_STORAGE_DIR}`);
+    // Nothing written by the app: only the read-only chain file is mounted.
+    expect(app.volumes?.every((volume) => String(volume).endsWith(':ro'))).toBe(true);
+    expect(app.environment).toMatchObject({
+      NFT_STORAGE: 's3',
+      NFT_S3_ENDPOINT_URL: 'http://minio:9000',
+      NFT_S3_FORCE_PATH_STYLE: 'true',
+    });
+    const { minio, 'minio-bucket': bucket } = compose.services;
+    // Pinned to a release, never `latest`.
+    expect(minio.image).toMatch(/^minio\/minio:RELEASE\.\d{4}-/);
+    expect(app.depends_on).toMatchObject({
+      'minio-bucket': { condition: 'service_completed_successfully' },
+    });
+    expect(String(bucket.command)).toContain(`nft/${String(app.environment?.NFT_S3_BUCKET)}`);
   });
 
   it('nginx forwards X-Request-Id, generated when absent or not an id the app accepts', () => {

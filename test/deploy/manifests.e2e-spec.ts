@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IContainer } from 'kubernetes-models/v1/Container';
@@ -92,9 +91,12 @@ describe('deploy/kubernetes (kustomize base)', () => {
     }
   });
 
-  it('writes only to NFT_STORAGE_DIR, and reads the chain file from the mounted ConfigMap', () => {
+  it('writes nothing (NFT files go to the S3 bucket), and reads the chain file from the ConfigMap', () => {
     const writable = (container.volumeMounts ?? []).filter((mount) => !mount.readOnly);
-    expect(writable.map((mount) => mount.mountPath)).toEqual([env.NFT_STORAGE_DIR]);
+    expect(writable).toEqual([]);
+    expect(pod.spec!.volumes!.filter((volume) => volume.emptyDir)).toEqual([]);
+    expect(env).toMatchObject({ NFT_STORAGE: 's3', NFT_S3_BUCKET: expect.any(String) });
+    expect(env.NFT_STORAGE_DIR).toBeUndefined();
     const chains = (container.volumeMounts ?? []).find(
       (mount) => mount.mountPath === posix.dirname(env.CHAIN_CONFIG_FILE),
     );
@@ -155,18 +157,12 @@ describe('deploy/kubernetes (kustomize base)', () => {
   });
 
   describe('the pod environment boots the service', () => {
-    let storage: string;
-    beforeAll(() => {
-      storage = mkdtempSync(join(tmpdir(), 'k8s-nft-'));
-    });
-    afterAll(() => rmSync(storage, { recursive: true, force: true }));
-
     it('the chain file, settings and URLs pass its validation, and the probes answer 200', async () => {
-      // The pod's paths, mapped to this checkout: the ConfigMap's file and a scratch directory.
+      // The pod's paths, mapped to this checkout: the ConfigMap's file. The S3 store boots
+      // without reaching the bucket: it is first called on an upload or a download.
       const local = {
         ...env,
         CHAIN_CONFIG_FILE: join(BASE, posix.basename(env.CHAIN_CONFIG_FILE)),
-        NFT_STORAGE_DIR: storage,
       };
       const app = await createTestApp({ env: local });
       try {

@@ -1,21 +1,36 @@
 import { Module } from '@nestjs/common';
 import { ENV } from '../../config/env';
-import { loadNftStorageConfig, NFT_STORAGE_CONFIG } from './nft-storage.config';
 import { TransactionModule } from '../../kit';
 import { MintNftController } from './mint-nft.controller';
 import { MintNftService } from './mint-nft.service';
+import {
+  loadNftStorageConfig,
+  NFT_STORAGE_CONFIG,
+  type NftStorageConfig,
+} from './nft-storage.config';
 import { ContentStore } from './storage/content-store';
 import { LocalDirectoryStore } from './storage/local-directory.store';
+import { NftFilesThrottlerGuard } from './storage/nft-files-throttler.guard';
 import { NftFilesController } from './storage/nft-files.controller';
+import { NftStorage } from './storage/nft-storage.service';
+import { S3Store } from './storage/s3.store';
 
 @Module({
   imports: [TransactionModule],
   controllers: [MintNftController, NftFilesController],
   providers: [
     MintNftService,
+    NftStorage,
+    NftFilesThrottlerGuard,
     { provide: NFT_STORAGE_CONFIG, useFactory: loadNftStorageConfig, inject: [ENV] },
-    // Swap for IPFS or S3 here: the action only knows ContentStore.
-    { provide: ContentStore, useClass: LocalDirectoryStore },
+    // NFT_STORAGE picks the store; the action only knows ContentStore (IPFS would go here too).
+    {
+      provide: ContentStore,
+      useFactory: (config: NftStorageConfig): ContentStore =>
+        config.kind === 's3' ? new S3Store(config) : new LocalDirectoryStore(config),
+      inject: [NFT_STORAGE_CONFIG],
+    },
   ],
+  exports: [NftStorage],
 })
 export class MintNftModule {}

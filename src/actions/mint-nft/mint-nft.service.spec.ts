@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeFunctionData, parseTransaction } from 'viem';
@@ -12,32 +12,32 @@ import { sniffFile } from '../../kit/uploads/file-sniffer';
 import { ERC721_SAFE_MINT } from './erc721-mint.abi';
 import type { MintNftParams } from './mint-nft.action';
 import { MintNftService } from './mint-nft.service';
-import { ContentStore, type StoredContent } from './storage/content-store';
+import { loadNftStorageConfig } from './nft-storage.config';
+import { LocalDirectoryStore } from './storage/local-directory.store';
+import { NftStorage } from './storage/nft-storage.service';
 
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
 const FRIEND = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
 const COLLECTION = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const BASE = 'https://actions.example';
 
-/** A store in memory, named like the local one: the service only knows the interface. */
-class MemoryStore extends ContentStore {
-  readonly items = new Map<string, StoredContent>();
-  async put(bytes: Buffer, mimeType: string): Promise<string> {
-    const id = `${this.items.size}-${bytes.toString('base64').slice(0, 16)}`;
-    const same = [...this.items].find(([, item]) => item.bytes.equals(bytes));
-    if (same) return same[0];
-    this.items.set(id, { bytes, mimeType });
-    return Promise.resolve(id);
+/** The stored items in the order written: id, type and bytes. */
+async function itemsOf(dir: string): Promise<Map<string, { bytes: Buffer; mimeType: string }>> {
+  const store = new LocalDirectoryStore(loadNftStorageConfig({ NFT_STORAGE_DIR: dir }));
+  const names = readdirSync(dir)
+    .filter((name) => !name.startsWith('.') && name !== 'pending')
+    .sort((a, b) => statSync(join(dir, a)).mtimeMs - statSync(join(dir, b)).mtimeMs);
+  const items = new Map<string, { bytes: Buffer; mimeType: string }>();
+  for (const id of names) {
+    const opened = (await store.open(id))!;
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened.body as AsyncIterable<Buffer>) chunks.push(chunk);
+    items.set(id, { bytes: Buffer.concat(chunks), mimeType: opened.mimeType });
   }
-  uri(id: string, baseUrl: string): string {
-    return `${baseUrl}/stored/${id}`;
-  }
-  get(id: string): Promise<StoredContent | undefined> {
-    return Promise.resolve(this.items.get(id));
-  }
+  return items;
 }
 
-function service(nftCollection?: string): { mint: MintNftService; store: MemoryStore } {
+function service(nftCollection?: string): { mint: MintNftService; storeDir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'mint-nft-'));
   const file = join(dir, 'chains.json');
   const fuji = {
@@ -55,10 +55,15 @@ function service(nftCollection?: string): { mint: MintNftService; store: MemoryS
     loadTransactionConfig({ TX_SIMULATE: 'off' }),
     rpc,
   );
-  const store = new MemoryStore();
-  const mint = new MintNftService(builder, store, registry);
+  const storeDir = join(dir, 'store');
+  const config = loadNftStorageConfig({ NFT_STORAGE_DIR: storeDir });
+  const mint = new MintNftService(
+    builder,
+    new NftStorage(new LocalDirectoryStore(config), config),
+    registry,
+  );
   mint.onModuleInit();
-  return { mint, store };
+  return { mint, storeDir };
 }
 
 const context = (sourceChain?: number): UserContext => ({
@@ -75,22 +80,24 @@ const params = (over: Partial<MintNftParams> = {}): MintNftParams => ({
 
 describe('MintNftService', () => {
   it('stores the image and its ERC-721 metadata, and calls safeMint(user, metadata URI)', async () => {
-    const { mint, store } = service(COLLECTION);
+    const { mint, storeDir } = service(COLLECTION);
     const response = await mint.build(params({ description: 'A cat' }), context(), BASE);
-    const [imageId, metadataId] = [...store.items.keys()];
-    expect(store.items.get(imageId)).toEqual({ bytes: image.bytes, mimeType: 'image/png' });
-    const metadata = store.items.get(metadataId)!;
+    const items = await itemsOf(storeDir);
+    const imageId = [...items.keys()].find((id) => id.endsWith('.png'))!;
+    const metadataId = [...items.keys()].find((id) => id.endsWith('.json'))!;
+    expect(items.get(imageId)).toEqual({ bytes: image.bytes, mimeType: 'image/png' });
+    const metadata = items.get(metadataId)!;
     expect(metadata.mimeType).toBe('application/json');
     expect(JSON.parse(metadata.bytes.toString())).toEqual({
       name: 'Cat',
       description: 'A cat',
-      image: `${BASE}/stored/${imageId}`,
+      image: `${BASE}/nft/${imageId}`,
     });
     const tx = parseTransaction(response.serializedTransaction as `0x02${string}`);
     expect(tx.to).toBe(COLLECTION.toLowerCase());
     expect(decodeFunctionData({ abi: [ERC721_SAFE_MINT], data: tx.data! }).args).toEqual([
       USER,
-      `${BASE}/stored/${metadataId}`,
+      `${BASE}/nft/${metadataId}`,
     ]);
     expect(response).toMatchObject({
       chainId: 43113,
@@ -99,16 +106,16 @@ describe('MintNftService', () => {
         functionName: 'safeMint',
         args: {
           to: USER,
-          uri: `${BASE}/stored/${metadataId}`,
+          uri: `${BASE}/nft/${metadataId}`,
           name: 'Cat',
-          image: `${BASE}/stored/${imageId}`,
+          image: `${BASE}/nft/${imageId}`,
         },
       },
     });
   });
 
   it('mints to the recipient when one is given, and stores one image for two mints of it', async () => {
-    const { mint, store } = service(COLLECTION);
+    const { mint, storeDir } = service(COLLECTION);
     await mint.build(params(), context(), BASE);
     const response = await mint.build(
       params({ name: 'Same cat', recipient: FRIEND }),
@@ -116,27 +123,26 @@ describe('MintNftService', () => {
       BASE,
     );
     expect(response.params?.args.to).toBe(FRIEND);
-    expect([...store.items.values()].filter((item) => item.mimeType === 'image/png')).toHaveLength(
-      1,
-    );
-    expect(store.items.size).toBe(3);
+    const items = [...(await itemsOf(storeDir)).values()];
+    expect(items.filter((item) => item.mimeType === 'image/png')).toHaveLength(1);
+    expect(items).toHaveLength(3);
   });
 
   it('answers 503 NOT_CONFIGURED on a chain without a collection, storing nothing', async () => {
-    const { mint, store } = service();
+    const { mint, storeDir } = service();
     const error = await refusal(() => mint.build(params(), context(), BASE));
     expect([error.getStatus(), error.error, error.details.code]).toEqual([
       503,
       'NFT minting is not configured on Fuji (chain 43113)',
       'NOT_CONFIGURED',
     ]);
-    expect(store.items.size).toBe(0);
+    expect(existsSync(storeDir)).toBe(false);
   });
 
   it('refuses a chain the action does not declare before storing anything', async () => {
-    const { mint, store } = service(COLLECTION);
+    const { mint, storeDir } = service(COLLECTION);
     const error = await refusal(() => mint.build(params(), context(1), BASE));
     expect([error.getStatus(), error.details.code]).toEqual([400, 'UNSUPPORTED_CHAIN']);
-    expect(store.items.size).toBe(0);
+    expect(existsSync(storeDir)).toBe(false);
   });
 });

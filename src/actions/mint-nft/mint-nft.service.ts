@@ -10,7 +10,7 @@ import {
 import type { ChainInfo } from '../../evm';
 import { ERC721_SAFE_MINT } from './erc721-mint.abi';
 import { mintNftAction, type MintNftParams } from './mint-nft.action';
-import { ContentStore } from './storage/content-store';
+import { NftStorage } from './storage/nft-storage.service';
 
 /** The token's metadata, as ERC-721's metadata JSON schema names its fields. */
 export interface NftMetadata {
@@ -20,8 +20,9 @@ export interface NftMetadata {
 }
 
 /**
- * Stores the image and the token's metadata JSON content-addressed, then answers a call of the
- * chain's collection `safeMint(recipient, <metadata URI>)` for the user to sign.
+ * Stores the image and the token's metadata JSON content-addressed (pending until the mint is
+ * confirmed), then answers a call of the chain's collection `safeMint(recipient, <metadata URI>)`
+ * for the user to sign.
  */
 @Injectable()
 export class MintNftService implements OnModuleInit {
@@ -29,7 +30,7 @@ export class MintNftService implements OnModuleInit {
 
   constructor(
     private readonly builder: TransactionBuilder,
-    private readonly store: ContentStore,
+    private readonly store: NftStorage,
     private readonly chains: ChainRegistry,
   ) {}
 

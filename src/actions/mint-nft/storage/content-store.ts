@@ -1,21 +1,42 @@
-export interface StoredContent {
-  bytes: Buffer;
+import type { Readable } from 'node:stream';
+
+/** A stored item opened for reading: its bytes come as a stream, never as one buffer. */
+export interface OpenedContent {
+  body: Readable;
   mimeType: string;
+  size: number;
 }
 
 /**
  * Where the mint-nft action keeps images and token metadata: each item is named by a hash of its
- * bytes, so the same bytes are stored once and an item never changes. The default writes to a
- * local directory served read-only at `GET /nft/<id>`; a team swaps in IPFS or S3 by providing
- * another ContentStore in MintNftModule, the action itself unchanged.
+ * bytes (`<sha-256>.<extension>`), so the same bytes are stored once and an item never changes.
+ * An item is written `pending`: kept only once its mint is confirmed (`keep`), deleted by `sweep`
+ * otherwise. The pending mark lives in the store itself, so every replica sees it.
+ * Two stores ship: a local directory and an S3-compatible bucket (NFT_STORAGE selects).
  */
 export abstract class ContentStore {
-  /** Stores the bytes (a no-op when they are already stored) and answers their id. */
-  abstract put(bytes: Buffer, mimeType: string): Promise<string>;
+  /**
+   * Stores the bytes as pending (a no-op when they are already stored and kept; refreshes the
+   * pending mark when they are pending) under `id` (see content-id.ts). True when the bytes
+   * were written, false when they were there already.
+   */
+  abstract put(id: string, bytes: Buffer, mimeType: string): Promise<boolean>;
 
   /** The public URI of a stored item; `baseUrl` is this service's own, for stores it serves. */
   abstract uri(id: string, baseUrl: string): string;
 
-  /** A stored item, for stores this service serves; undefined when there is none. */
-  abstract get(id: string): Promise<StoredContent | undefined>;
+  /** A stored item opened as a stream; undefined when there is none. */
+  abstract open(id: string): Promise<OpenedContent | undefined>;
+
+  /** Whether the item is stored (pending or kept). */
+  abstract has(id: string): Promise<boolean>;
+
+  /** Clears the item's pending mark: it stays for good. False when the item is not stored. */
+  abstract keep(id: string): Promise<boolean>;
+
+  /** Deletes the pending items marked before `before`; answers their ids. */
+  abstract sweep(before: Date): Promise<string[]>;
+
+  /** Bytes of all stored items, pending or kept, as a listing finds them now. */
+  abstract measure(): Promise<number>;
 }

@@ -1,65 +1,56 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import fsPromises from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadNftStorageConfig } from '../nft-storage.config';
+import { contentIdOf } from './content-id';
 import { LocalDirectoryStore } from './local-directory.store';
 
-const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+const ID = contentIdOf(PNG, 'image/png');
 
 function store(): { store: LocalDirectoryStore; dir: string } {
   const dir = join(mkdtempSync(join(tmpdir(), 'nft-store-')), 'files');
-  return { store: new LocalDirectoryStore({ dir }), dir };
+  return { store: new LocalDirectoryStore(loadNftStorageConfig({ NFT_STORAGE_DIR: dir })), dir };
 }
 
+// The behaviour both stores share is tested in test/storage/content-stores.e2e-spec.ts.
 describe('LocalDirectoryStore', () => {
-  it('names bytes by their SHA-256, creating the directory on the first write', async () => {
+  it('writes <dir>/<id> and a pending mark, creating the directory on the first write', async () => {
     const { store: files, dir } = store();
-    const id = await files.put(PNG, 'image/png');
-    expect(id).toBe(`${sha256(PNG)}.png`);
-    expect(readFileSync(join(dir, id))).toEqual(PNG);
-    expect(await files.get(id)).toEqual({ bytes: PNG, mimeType: 'image/png' });
-    expect(files.uri(id, 'https://actions.example')).toBe(`https://actions.example/nft/${id}`);
+    await files.put(ID, PNG, 'image/png');
+    expect(readFileSync(join(dir, ID))).toEqual(PNG);
+    expect(readdirSync(join(dir, 'pending'))).toEqual([ID]);
+    await files.keep(ID);
+    expect(readdirSync(join(dir, 'pending'))).toEqual([]);
+    expect(files.uri(ID, 'https://actions.example')).toBe(`https://actions.example/nft/${ID}`);
   });
 
-  it('stores the same bytes once, and leaves no partial file behind', async () => {
+  it('stores the same bytes once when written at the same time', async () => {
     const { store: files, dir } = store();
-    const ids = await Promise.all([1, 2, 3].map(() => files.put(PNG, 'image/png')));
-    expect(new Set(ids).size).toBe(1);
-    await files.put(Buffer.from('{"a":1}'), 'application/json');
-    expect(readdirSync(dir).sort()).toEqual(
-      [ids[0], `${sha256(Buffer.from('{"a":1}'))}.json`].sort(),
-    );
-  });
-
-  it('refuses a type it does not keep', async () => {
-    await expect(store().store.put(PNG, 'text/html')).rejects.toThrow('does not keep text/html');
-  });
-
-  it('finds nothing for ids that are not its own, paths included', async () => {
-    const { store: files } = store();
-    const id = await files.put(PNG, 'image/png');
-    for (const other of [
-      `${sha256(Buffer.from('x'))}.png`,
-      '../../etc/passwd',
-      `${id}/..`,
-      id.toUpperCase(),
-      id.replace('.png', '.exe'),
-      `.${id}`,
-    ])
-      expect(await files.get(other)).toBeUndefined();
+    await Promise.all([1, 2, 3].map(() => files.put(ID, PNG, 'image/png')));
+    expect(readdirSync(dir).sort()).toEqual([ID, 'pending']);
   });
 
   it('leaves no partial file when a write fails half-way', async () => {
     const { store: files, dir } = store();
-    await files.put(PNG, 'image/png');
+    await files.put(ID, PNG, 'image/png');
+    const other = Buffer.from('other');
     const rename = jest.spyOn(fsPromises, 'rename').mockRejectedValueOnce(new Error('disk full'));
     try {
-      await expect(files.put(Buffer.from('other'), 'image/gif')).rejects.toThrow('disk full');
+      await expect(files.put(contentIdOf(other, 'image/gif'), other, 'image/gif')).rejects.toThrow(
+        'disk full',
+      );
     } finally {
       rename.mockRestore();
     }
-    expect(readdirSync(dir)).toEqual([`${sha256(PNG)}.png`]);
+    expect(readdirSync(dir).filter((name) => name !== 'pending')).toEqual([ID]);
+  });
+
+  it('measures only its items, not marks or partial files', async () => {
+    const { store: files } = store();
+    expect(await files.measure()).toBe(0);
+    await files.put(ID, PNG, 'image/png');
+    expect(await files.measure()).toBe(PNG.length);
   });
 });

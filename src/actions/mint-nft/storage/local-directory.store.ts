@@ -1,45 +1,45 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NFT_STORAGE_CONFIG, type NftStorageConfig } from '../nft-storage.config';
-import { ContentStore, type StoredContent } from './content-store';
+import { mimeTypeOf } from './content-id';
+import { ContentStore, type OpenedContent } from './content-store';
 
-/** The types the store keeps, by the extension their ids end with. */
-const EXTENSIONS: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-  'application/json': 'json',
-};
-const TYPES = Object.fromEntries(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type]));
-/** `<sha-256 of the bytes>.<extension>`: nothing else is ever read, so no path leaves the directory. */
-const ID = /^[0-9a-f]{64}\.([a-z]{3,4})$/;
+const missing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
-const exists = (path: string): Promise<boolean> =>
-  stat(path).then(
-    () => true,
-    () => false,
-  );
-
-/** ContentStore on a local directory (NFT_STORAGE_DIR), created on the first write. */
+/**
+ * ContentStore on a local directory (NFT_STORAGE_DIR), created on the first write: one replica
+ * only (see docs/operating.md). Items are `<dir>/<id>`; a pending item also has an empty
+ * `<dir>/pending/<id>` whose modification time is when it was last uploaded.
+ */
 @Injectable()
 export class LocalDirectoryStore extends ContentStore {
   private readonly dir: string;
+  private readonly pendingDir: string;
 
   constructor(@Inject(NFT_STORAGE_CONFIG) config: NftStorageConfig) {
     super();
     this.dir = config.dir;
+    this.pendingDir = join(config.dir, 'pending');
   }
 
-  async put(bytes: Buffer, mimeType: string): Promise<string> {
-    const extension = EXTENSIONS[mimeType];
-    if (!extension) throw new Error(`The NFT store does not keep ${mimeType}`);
-    const id = `${createHash('sha256').update(bytes).digest('hex')}.${extension}`;
+  async put(id: string, bytes: Buffer, mimeType: string): Promise<boolean> {
+    if (mimeTypeOf(id) !== mimeType) throw new Error(`${id} is not an id of ${mimeType}`);
     const path = join(this.dir, id);
-    if (await exists(path)) return id;
-    await mkdir(this.dir, { recursive: true });
+    const marker = join(this.pendingDir, id);
+    const stored = await stat(path).then(
+      () => true,
+      () => false,
+    );
+    if (stored && !(await this.isPending(id))) return false;
+    // The mark first: a crash between the two leaves a mark the sweeper clears, never an
+    // unmarked file nobody minted.
+    await mkdir(this.pendingDir, { recursive: true });
+    const now = new Date();
+    await writeFile(marker, '').then(() => utimes(marker, now, now));
+    if (stored) return false;
     // Written aside then renamed: a reader never sees part of a file, and a failed write
     // leaves nothing behind.
     const partial = join(this.dir, `.${id}.${randomUUID()}.partial`);
@@ -49,22 +49,70 @@ export class LocalDirectoryStore extends ContentStore {
     } finally {
       await rm(partial, { force: true });
     }
-    return id;
+    return true;
   }
 
   uri(id: string, baseUrl: string): string {
     return `${baseUrl}/nft/${id}`;
   }
 
-  async get(id: string): Promise<StoredContent | undefined> {
-    const extension = ID.exec(id)?.[1];
-    const mimeType = extension === undefined ? undefined : TYPES[extension];
+  async open(id: string): Promise<OpenedContent | undefined> {
+    const mimeType = mimeTypeOf(id);
     if (!mimeType) return undefined;
+    const path = join(this.dir, id);
     try {
-      return { bytes: await readFile(join(this.dir, id)), mimeType };
+      const { size } = await stat(path);
+      // Read in chunks as the client takes them: a slow reader holds one chunk, not the file.
+      return { body: createReadStream(path), mimeType, size };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if (missing(error)) return undefined;
       throw error;
     }
+  }
+
+  async has(id: string): Promise<boolean> {
+    if (!mimeTypeOf(id)) return false;
+    return stat(join(this.dir, id)).then(
+      () => true,
+      (error: unknown) => (missing(error) ? false : Promise.reject(error as Error)),
+    );
+  }
+
+  async keep(id: string): Promise<boolean> {
+    if (!(await this.has(id))) return false;
+    await rm(join(this.pendingDir, id), { force: true });
+    return true;
+  }
+
+  async sweep(before: Date): Promise<string[]> {
+    const names = await readdir(this.pendingDir).catch((error: unknown) =>
+      missing(error) ? [] : Promise.reject(error as Error),
+    );
+    const swept: string[] = [];
+    for (const id of names.filter((name) => mimeTypeOf(name))) {
+      const marked = await stat(join(this.pendingDir, id)).catch(() => undefined);
+      if (!marked || marked.mtime >= before) continue;
+      await rm(join(this.dir, id), { force: true });
+      await rm(join(this.pendingDir, id), { force: true });
+      swept.push(id);
+    }
+    return swept;
+  }
+
+  async measure(): Promise<number> {
+    const entries = await readdir(this.dir, { withFileTypes: true }).catch((error: unknown) =>
+      missing(error) ? [] : Promise.reject(error as Error),
+    );
+    let total = 0;
+    for (const entry of entries.filter((e) => e.isFile() && mimeTypeOf(e.name)))
+      total += (await stat(join(this.dir, entry.name)).catch(() => ({ size: 0 }))).size;
+    return total;
+  }
+
+  private isPending(id: string): Promise<boolean> {
+    return stat(join(this.pendingDir, id)).then(
+      () => true,
+      () => false,
+    );
   }
 }

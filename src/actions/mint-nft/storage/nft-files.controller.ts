@@ -1,17 +1,39 @@
-import { Controller, Get, NotFoundException, Param, type StreamableFile } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Inject,
+  NotFoundException,
+  Param,
+  type StreamableFile,
+  UseGuards,
+} from '@nestjs/common';
 import { fileAnswer, ServesImmutableFiles } from '../../../kit';
-import { ContentStore } from './content-store';
+import { NFT_STORAGE_CONFIG, type NftStorageConfig } from '../nft-storage.config';
+import { etagOf } from './content-id';
+import { NftFilesThrottlerGuard } from './nft-files-throttler.guard';
+import { NftStorage } from './nft-storage.service';
 
-/** Serves the mint-nft action's stored images and metadata, read-only; an id is its hash. */
+/**
+ * Serves the mint-nft action's stored images and metadata, read-only; an id is its hash, so the
+ * hash is a strong ETag. Streamed with backpressure, rate-limited per IP, cut when stalled.
+ */
 @Controller('nft')
 @ServesImmutableFiles()
+@UseGuards(NftFilesThrottlerGuard)
 export class NftFilesController {
-  constructor(private readonly store: ContentStore) {}
+  constructor(
+    private readonly storage: NftStorage,
+    @Inject(NFT_STORAGE_CONFIG) private readonly config: NftStorageConfig,
+  ) {}
 
   @Get(':id')
   async get(@Param('id') id: string): Promise<StreamableFile> {
-    const content = await this.store.get(id);
+    const content = await this.storage.open(id);
     if (!content) throw new NotFoundException('No such NFT file');
-    return fileAnswer(content.bytes, content.mimeType);
+    return fileAnswer(content.body, content.mimeType, {
+      length: content.size,
+      etag: etagOf(id),
+      sendTimeoutMs: this.config.sendTimeoutMs,
+    });
   }
 }

@@ -1,0 +1,107 @@
+import { Logger } from '@nestjs/common';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeFunctionData } from 'viem';
+import { refusal } from '../../../testing/action-refusal';
+import { ERC721_SAFE_MINT } from '../erc721-mint.abi';
+import { loadNftStorageConfig } from '../nft-storage.config';
+import { LocalDirectoryStore } from './local-directory.store';
+import { NftStorage } from './nft-storage.service';
+
+const BASE = 'https://actions.example';
+const DAY = 86_400_000;
+const TO = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+function storage(env: Record<string, string> = {}): { nft: NftStorage; dir: string } {
+  const dir = join(mkdtempSync(join(tmpdir(), 'nft-storage-')), 'store');
+  const config = loadNftStorageConfig({ NFT_STORAGE_DIR: dir, ...env });
+  return { nft: new NftStorage(new LocalDirectoryStore(config), config), dir };
+}
+
+/** What the action stores for one mint: an image, then metadata naming it. */
+async function upload(nft: NftStorage, tag: string): Promise<{ image: string; uri: string }> {
+  const image = await nft.put(Buffer.from(`image ${tag}`), 'image/png');
+  const metadata = { name: tag, description: '', image: nft.uri(image, BASE) };
+  const id = await nft.put(Buffer.from(JSON.stringify(metadata)), 'application/json');
+  return { image, uri: nft.uri(id, BASE) };
+}
+
+const stored = (dir: string): string[] =>
+  readdirSync(dir).filter((name) => name !== 'pending' && !name.startsWith('.'));
+
+describe('NftStorage', () => {
+  it('refuses with 507 STORAGE_FULL past NFT_STORAGE_MAX_BYTES, storing nothing', async () => {
+    const { nft, dir } = storage({ NFT_STORAGE_MAX_BYTES: '20' });
+    const id = await nft.put(Buffer.alloc(15, 1), 'image/png');
+    const error = await refusal(() => nft.put(Buffer.alloc(15, 2), 'image/png'));
+    expect([error.getStatus(), error.error, error.details.code]).toEqual([
+      507,
+      'NFT storage is full',
+      'STORAGE_FULL',
+    ]);
+    expect(stored(dir)).toEqual([id]);
+    // Bytes it has already cost nothing more.
+    expect(await nft.put(Buffer.alloc(15, 1), 'image/png')).toBe(id);
+  });
+
+  it('frees the space of swept uploads for new ones', async () => {
+    const { nft } = storage({ NFT_STORAGE_MAX_BYTES: '20' });
+    await nft.put(Buffer.alloc(15, 1), 'image/png');
+    await nft.sweep(Date.now() + 2 * DAY);
+    await expect(nft.put(Buffer.alloc(15, 2), 'image/png')).resolves.toMatch(/\.png$/);
+  });
+
+  it('keeps a minted upload (metadata and image) and sweeps the unminted past the TTL', async () => {
+    const { nft, dir } = storage();
+    const minted = await upload(nft, 'minted');
+    const unminted = await upload(nft, 'unminted');
+    expect(await nft.keepMinted(minted.uri)).toBe(true);
+    expect(await nft.sweep(Date.now() + DAY / 2)).toEqual([]);
+    const swept = await nft.sweep(Date.now() + 2 * DAY);
+    expect(swept.sort()).toEqual([unminted.image, unminted.uri.split('/').pop()].sort());
+    expect(stored(dir).sort()).toEqual([minted.image, minted.uri.split('/').pop()].sort());
+  });
+
+  it('keeps the upload a confirmed mint call names, from its calldata', async () => {
+    const { nft, dir } = storage();
+    const { uri } = await upload(nft, 'call');
+    const data = encodeFunctionData({ abi: [ERC721_SAFE_MINT], args: [TO, uri] });
+    expect(await nft.keepMintCall(data)).toBe(true);
+    await nft.sweep(Date.now() + 2 * DAY);
+    expect(stored(dir)).toHaveLength(2);
+  });
+
+  it('keeps nothing for URIs that are not its metadata', async () => {
+    const { nft } = storage();
+    const { image } = await upload(nft, 'x');
+    for (const uri of [
+      nft.uri(image, BASE),
+      `${BASE}/nft/${'0'.repeat(64)}.json`,
+      'not a uri',
+      `${BASE}/nft/../../etc/passwd`,
+    ])
+      expect(await nft.keepMinted(uri)).toBe(false);
+    expect(await nft.keepMintCall('0x1234')).toBe(false);
+  });
+
+  it('answers 503 on a store failure and logs it once a minute under one key', async () => {
+    const { nft, dir } = storage();
+    await nft.put(Buffer.from('first'), 'image/png');
+    // A directory where the pending marks go: every write fails, with a path in its text.
+    const { rmSync, writeFileSync } = await import('node:fs');
+    rmSync(join(dir, 'pending'), { recursive: true });
+    writeFileSync(join(dir, 'pending'), 'not a directory');
+    const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    try {
+      for (const n of [1, 2, 3]) {
+        const refused = await refusal(() => nft.put(Buffer.from(`upload ${n}`), 'image/png'));
+        expect([refused.getStatus(), refused.details.code]).toEqual([503, 'STORAGE_UNAVAILABLE']);
+      }
+      expect(error).toHaveBeenCalledTimes(1);
+      expect(error.mock.calls[0][0]).toMatch(/^NFT store write failed: /);
+    } finally {
+      error.mockRestore();
+    }
+  });
+});
