@@ -9,7 +9,7 @@ import {
 } from '@nestjs/common';
 import { readAddress } from '../contract/address';
 import { ActionRegistry } from '../kit/action.registry';
-import { buildChainCall, type ChainCall, ChainCallError, type ChainCallInputs } from './chain-call';
+import { buildChainCall, type ChainCall, ChainCallError } from './chain-call';
 import { DEBUG_PAGE_CSP } from './debug-files';
 
 /**
@@ -39,7 +39,7 @@ export class ChainCallController {
       }
     }
     try {
-      return buildChainCall(action, texts as ChainCallInputs, sender);
+      return buildChainCall(action, texts, sender);
     } catch (error) {
       if (error instanceof ChainCallError) throw new BadRequestException(error.message);
       throw error;
