@@ -1,6 +1,8 @@
 import type { ActionParameter } from '../../src/contract/action.types';
 import { checkPlatformMetadata } from '../../src/publishing/platform-metadata';
+import { CHAIN_ACTION_TYPES } from '../../src/kit/chain-actions/chain-action.rules';
 import { type ActionUnderCheck, checkAction, type Sample } from './actions';
+import { chainActionRows } from './chain-actions';
 import { jsonOf, NoAnswer, timedRequest } from './http';
 import type { CheckOptions } from './options';
 import type { Row } from './rows';
@@ -120,10 +122,17 @@ export async function runCheck(options: CheckOptions): Promise<Row[]> {
     if (!document.body) continue;
     const doc = document.body;
     const actions = list(doc.actions).map(record);
-    const urls = actions.map((action, i): [string, unknown] => [
-      `actions[${i}]`,
-      typeof action.path === 'string' ? actionUrl(action.path, doc.baseUrl) : undefined,
-    ]);
+    // Chain actions (blockchain, transfer) have no path: their own rows say what they send.
+    const urls = actions.flatMap((action, i): [string, unknown][] =>
+      CHAIN_ACTION_TYPES.includes(String(action.type))
+        ? []
+        : [
+            [
+              `actions[${i}]`,
+              typeof action.path === 'string' ? actionUrl(action.path, doc.baseUrl) : undefined,
+            ],
+          ],
+    );
     rows.push(
       urlsRow(path, base, [
         ['url', doc.url],
@@ -132,6 +141,7 @@ export async function runCheck(options: CheckOptions): Promise<Row[]> {
         ...urls,
       ]),
     );
+    rows.push(...chainActionRows(path, actions));
     const icon = await iconRow(doc.icon, base, options);
     if (icon) rows.push(icon);
     for (const action of actions) {

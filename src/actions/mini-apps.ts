@@ -1,4 +1,5 @@
 import { defineMiniApp, type MiniAppDeclaration } from '../kit';
+import { tipAction } from './tip/tip.action';
 
 /** Everyday lookups that need no wallet: calculator, user lookup, weather. */
 export const TOOLS_MINI_APP = defineMiniApp({
@@ -8,12 +9,16 @@ export const TOOLS_MINI_APP = defineMiniApp({
   icon: 'tools.svg',
 });
 
-/** What a connected wallet does on the chain: portfolio, send token, best swap. */
+/**
+ * What a connected wallet does on the chain: portfolio, send token, best swap, and (with
+ * TIP_RECIPIENT set) a tip to the project that the platform's client sends itself.
+ */
 export const WALLET_MINI_APP = defineMiniApp({
   id: 'wallet',
   title: 'Wallet',
   description: 'See how your balances changed, send tokens and swap at the best rate',
   icon: 'wallet.svg',
+  chainActions: [tipAction],
 });
 
 /** Collectibles made from what the user uploads: mint an NFT from an image. */

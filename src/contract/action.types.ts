@@ -1,4 +1,5 @@
 import type { Address } from 'viem';
+import type { ChainAction } from './chain-action.types';
 import type { MiniAppDeclaration } from './mini-app.types';
 
 /** Solidity integers: `uint8`…`uint256` and `int8`…`int256` (widths in steps of 8). */
@@ -150,7 +151,8 @@ export interface MiniAppMetadata {
   title: string;
   description: string;
   baseUrl: string;
-  actions: DynamicAction[];
+  /** Dynamic actions first, then the chain actions the mini-app holds. */
+  actions: (DynamicAction | ChainAction)[];
 }
 
 /** What a data-mode handler returns; the envelope interceptor adds the rest. */

@@ -1,3 +1,5 @@
+import type { ChainActionSource } from './chain-action.types';
+
 /** A mini-app as a team declares it, once, with `defineMiniApp`; actions refer to it. */
 export interface MiniAppDeclaration {
   /**
@@ -14,6 +16,11 @@ export interface MiniAppDeclaration {
    * Default: `mini-app.svg`.
    */
   icon?: string;
+  /**
+   * The mini-app's `blockchain` and `transfer` actions (defineChainAction), published after its
+   * dynamic actions; the platform's limit of 4 actions counts both.
+   */
+  chainActions?: readonly ChainActionSource[];
 }
 
 /** One mini-app as the service's index lists it. */

@@ -9,11 +9,16 @@ import { REGISTERED_MINI_APPS } from './mini-app';
 import { miniAppsNamedBy } from './mini-app.check';
 import { MiniAppIcons } from './mini-app-icons';
 import type { MiniAppDeclaration } from '../contract/mini-app.types';
+import type { ChainAction } from '../contract/chain-action.types';
+import { ENV, type Env } from '../config/env';
+import { resolveChainActions } from './chain-actions/define-chain-action';
 
 /** A mini-app with its actions as the contract publishes them, in declaration order. */
 export interface MiniAppGroup {
   miniApp: MiniAppDeclaration;
   actions: DynamicAction[];
+  /** Its `blockchain` and `transfer` actions, resolved for this environment; no route here. */
+  chainActions: ChainAction[];
 }
 
 /** The catalogue of declared actions and their mini-apps, found once at boot. */
@@ -31,6 +36,7 @@ export class ActionRegistry {
     reflector: Reflector,
     icons: MiniAppIcons,
     @Inject(REGISTERED_MINI_APPS) registered: readonly MiniAppDeclaration[] | null,
+    @Inject(ENV) env: Env,
   ) {
     const declarations = discovery
       .getControllers()
@@ -40,15 +46,18 @@ export class ActionRegistry {
       )
       .filter((declaration): declaration is ActionDeclaration => Boolean(declaration));
     const miniApps = registered ?? miniAppsNamedBy(declarations);
+    const chainActions = new Map(miniApps.map((m) => [m, resolveChainActions(m, env)]));
     assertValidDeclarations(declarations, {
       miniApps,
       iconExists: (file) => icons.get(file) !== undefined,
+      chainActions: (miniApp) => chainActions.get(miniApp) ?? [],
     });
     for (const declaration of declarations) this.byPath.set(declaration.path, declaration);
     this.published = declarations.map(toDynamicAction);
     this.groups = miniApps.map((miniApp) => ({
       miniApp,
       actions: this.published.filter((_, i) => declarations[i].miniApp === miniApp),
+      chainActions: chainActions.get(miniApp) ?? [],
     }));
   }
 

@@ -6,6 +6,8 @@
 // Declaration: one object drives the route, validation, metadata, OpenAPI and conformance.
 export { ActionController, defineAction, RunAction, type ContextOf } from './action.decorator';
 export { defineMiniApp } from './mini-app';
+// The platform's blockchain and transfer actions, built by its client: listed in a mini-app.
+export { defineChainAction } from './chain-actions/define-chain-action';
 export type { MiniAppDeclaration } from '../contract/mini-app.types';
 // Parameters and context, injected into the one-line handler.
 export { ActionParam } from './action-param.decorator';

@@ -2,6 +2,9 @@ import { isPublishableUrl, MAX_PUBLISHED_URL_LENGTH } from '../config/mini-apps.
 import type { ActionDeclaration } from '../contract/action.types';
 import { DEFAULT_MINI_APP_ICON, isIconUrl, MINI_APP_ID, MINI_APP_LIMITS } from './mini-app';
 import type { MiniAppDeclaration } from '../contract/mini-app.types';
+import type { ChainAction } from '../contract/chain-action.types';
+import { chainActionProblems } from './chain-actions/chain-action.rules';
+import { chainActionName } from './chain-actions/define-chain-action';
 
 const MAX_ID_LENGTH = 64;
 
@@ -11,6 +14,8 @@ export interface MiniAppCheckOptions {
   miniApps: readonly MiniAppDeclaration[];
   /** Whether a file of src/assets/icons exists (and is an image the service serves). */
   iconExists: (file: string) => boolean;
+  /** A mini-app's chain actions as resolved at boot (none when absent). */
+  chainActions?: (miniApp: MiniAppDeclaration) => readonly ChainAction[];
 }
 
 function textProblem(value: unknown, field: string, max: number): string | undefined {
@@ -55,11 +60,12 @@ const actionName = (declaration: ActionDeclaration): string =>
 
 /**
  * The grouping: every action names one registered mini-app; every mini-app has 1 to 4 actions
+ * of every kind (dynamic and chain actions), each chain action passing the platform's rules,
  * and an id no other has. Problems name the mini-app or the action.
  */
 export function checkMiniApps(
   declarations: readonly ActionDeclaration[],
-  { miniApps, iconExists }: MiniAppCheckOptions,
+  { miniApps, iconExists, chainActions = () => [] }: MiniAppCheckOptions,
 ): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
@@ -79,13 +85,21 @@ export function checkMiniApps(
     }
   }
   for (const miniApp of miniApps) {
-    const paths = declarations.filter((d) => d.miniApp === miniApp).map((d) => d.path);
+    const chain = chainActions(miniApp);
+    const paths = [
+      ...declarations.filter((d) => d.miniApp === miniApp).map((d) => d.path),
+      ...chain.map(chainActionName),
+    ];
     const name = `mini-app "${String(miniApp.id)}"`;
     if (paths.length === 0) problems.push(`${name}: has no action`);
     if (paths.length > MINI_APP_LIMITS.actions) {
       problems.push(
         `${name}: has ${paths.length} actions (${paths.join(', ')}), the platform allows at most ${MINI_APP_LIMITS.actions}`,
       );
+    }
+    for (const action of chain) {
+      const at = `${name} ${chainActionName(action)}`;
+      problems.push(...chainActionProblems(action as unknown as Record<string, unknown>, at));
     }
   }
   return problems;

@@ -84,10 +84,16 @@ export class MiniAppDocuments {
     };
   }
 
-  /** `GET /api/mini-apps/<id>`: a mini-app with all its actions. */
+  /** `GET /api/mini-apps/<id>`: a mini-app with all its actions, chain actions last. */
   miniApp(id: string, baseUrl: string): MiniAppMetadata | undefined {
     const found = this.published.find((entry) => entry.group.miniApp.id === id);
-    return found && this.document(found, baseUrl, miniAppPath(id), found.group.actions);
+    return (
+      found &&
+      this.document(found, baseUrl, miniAppPath(id), [
+        ...found.group.actions,
+        ...found.group.chainActions,
+      ])
+    );
   }
 
   /** `GET <action path>`: the action alone, in its mini-app's title, description and icon. */

@@ -1,3 +1,4 @@
+import { CHAIN_ACTION_TYPES, chainActionProblems } from '../kit/chain-actions/chain-action.rules';
 import { dynamicActionProblems } from './platform-action';
 import {
   isPlainObject,
@@ -16,8 +17,8 @@ import {
  * whose `type` the platform knows; `baseUrl`, when present, an http(s) URL of at most 2000; a
  * dynamic action needs a label, a path that is an http(s) URL or starts with "/" (then baseUrl
  * is required), integer chain ids, and parameters with a name, label and type, select and radio
- * ones with distinct options, bounds in order and patterns that compile. Other action types are
- * reported as unchecked: this service publishes dynamic actions only.
+ * ones with distinct options, bounds in order and patterns that compile. `blockchain` and
+ * `transfer` actions get the rules of kit/chain-actions; `http` and `flow` are reported unchecked.
  */
 export function checkPlatformMetadata(document: unknown): string[] {
   if (!isPlainObject(document)) return ['the document is not a JSON object'];
@@ -41,6 +42,9 @@ export function checkPlatformMetadata(document: unknown): string[] {
     if (!isPlainObject(action)) return add(`${at} is not an object`);
     if (typeof action.type !== 'string' || !PLATFORM_ACTION_TYPES.includes(action.type)) {
       return add(`${at}.type "${String(action.type)}" is not an action type the platform knows`);
+    }
+    if (CHAIN_ACTION_TYPES.includes(action.type)) {
+      return void problems.push(...chainActionProblems(action, at));
     }
     if (action.type !== 'dynamic') return add(`${at}.type "${action.type}" is not checked here`);
     problems.push(...dynamicActionProblems(action, document.baseUrl, at));

@@ -1,3 +1,4 @@
+import { isDynamicAction } from '../../src/contract/chain-action.types';
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
 import { Module } from '@nestjs/common';
@@ -118,7 +119,8 @@ describe('Client SDK over a real socket', () => {
     actions = new Map();
     for (const { metadataUrl } of index.miniApps) {
       const metadata = (await (await fetch(metadataUrl)).json()) as MiniAppMetadata;
-      for (const published of metadata.actions) actions.set(published.path, published);
+      for (const published of metadata.actions.filter(isDynamicAction))
+        actions.set(published.path, published);
     }
   });
   afterAll(() => app?.close());

@@ -1,3 +1,4 @@
+import { isDynamicAction } from '../../src/contract/chain-action.types';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { MiniAppIndex } from '../../src/contract/mini-app.types';
 import type { MiniAppMetadata } from '../../src/contract/action.types';
@@ -119,6 +120,7 @@ describe('Kit: HTTP surface (CORS, metadata, health)', () => {
 
     it('GET /api/mini-apps/<id> publishes the mini-app and its actions exactly as declared', async () => {
       const kit = (await get('/api/mini-apps/kit')).json<MiniAppMetadata>();
+      const kitActions = kit.actions.filter(isDynamicAction);
       expect(kit).toMatchObject({
         url: `${BASE}/api/mini-apps/kit`,
         icon: SERVED_ICON,
@@ -126,12 +128,14 @@ describe('Kit: HTTP surface (CORS, metadata, health)', () => {
         description: 'Data-mode actions that echo their parameters and context',
         baseUrl: BASE,
       });
-      expect(kit.actions.map((a) => a.path)).toEqual(FIXTURE_MINI_APPS[0].actionPaths);
-      expect(kit.actions.find((a) => a.path === '/api/kitchen-sink')).toEqual(KITCHEN_SINK);
-      expect(kit.actions.find((a) => a.path === '/api/who-am-i')).not.toHaveProperty('params');
+      expect(kitActions.map((a) => a.path)).toEqual(FIXTURE_MINI_APPS[0].actionPaths);
+      expect(kitActions.find((a) => a.path === '/api/kitchen-sink')).toEqual(KITCHEN_SINK);
+      expect(kitActions.find((a) => a.path === '/api/who-am-i')).not.toHaveProperty('params');
       const tx = (await get('/api/mini-apps/kit-tx')).json<MiniAppMetadata>();
       expect(tx).toMatchObject({ url: `${BASE}/api/mini-apps/kit-tx`, icon: KIT_TX_ICON });
-      expect(tx.actions.find((a) => a.path === '/api/tx-transfer')).toEqual(TRANSFER);
+      expect(tx.actions.filter(isDynamicAction).find((a) => a.path === '/api/tx-transfer')).toEqual(
+        TRANSFER,
+      );
       expect(tx.actions.every((action) => action.type === 'dynamic')).toBe(true);
     });
 

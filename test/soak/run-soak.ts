@@ -5,6 +5,7 @@
  * garbage not yet reclaimed. Passes when resident memory after warm-up grows by no more than
  * --max-growth MB (default 8).
  */
+import { isDynamicAction } from '../../src/contract/chain-action.types';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
@@ -44,7 +45,7 @@ async function publishedActions(): Promise<DynamicAction[]> {
       return (await response.json()) as MiniAppMetadata;
     }),
   );
-  return documents.flatMap((document) => document.actions);
+  return documents.flatMap((document) => document.actions.filter(isDynamicAction));
 }
 
 function readMemory(server: ChildProcess): Promise<{ rss: number; heapUsed: number }> {

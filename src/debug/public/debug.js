@@ -536,6 +536,127 @@
     if (sample.chainId !== undefined) byId('chain').value = String(sample.chainId);
   }
 
+  // ---- chain actions: blockchain and transfer, built by the client, sent by the wallet --------
+
+  const CHAIN_KINDS = ['blockchain', 'transfer'];
+
+  /** A transfer's recipient and amount as parameters, fixed when the mini-app fixes them. */
+  function transferParams(action) {
+    const recipient = action.recipient || {};
+    const amount = action.amountConfig || {};
+    const choice = (config, fallback) =>
+      config.inputType === 'select' || config.inputType === 'radio' ? config.inputType : fallback;
+    return [
+      action.to !== undefined
+        ? { name: 'to', label: 'Recipient', type: 'address', fixed: true, value: action.to }
+        : {
+            name: 'to',
+            label: recipient.label || 'Recipient',
+            type: choice(recipient, 'address'),
+            options: recipient.options,
+            value: recipient.defaultValue,
+            description: recipient.description,
+            required: true,
+          },
+      action.amount !== undefined
+        ? { name: 'amount', label: 'Amount', type: 'text', fixed: true, value: action.amount }
+        : {
+            name: 'amount',
+            label: amount.label || 'Amount',
+            type: choice(amount, 'text'),
+            options: amount.options,
+            value: amount.defaultValue,
+            description: amount.description || 'Whole coins, as 0.05',
+            required: true,
+          },
+    ];
+  }
+
+  /** Asks the server to build the call (viem, as the client does), then hands it to the wallet. */
+  async function sendChainAction(miniAppId, index, params, form, out) {
+    const provider = window.ethereum;
+    out.className = 'note wallet-result';
+    if (!provider || typeof provider.request !== 'function') {
+      out.textContent =
+        'No injected wallet (window.ethereum) in this browser: nothing to send it with.';
+      return;
+    }
+    try {
+      const [from] = await provider.request({ method: 'eth_requestAccounts' });
+      const inputs = {};
+      for (const [name, value] of Object.entries(readInputs(form, params)))
+        if (value !== undefined) inputs[name] = String(value);
+      const response = await fetch('/debug/chain-call', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ miniApp: miniAppId, index, inputs, from }),
+      });
+      const call = await response.json();
+      if (!response.ok) throw new Error(call.message || call.error || `HTTP ${response.status}`);
+      out.textContent = '';
+      out.append(table(call.shown, 'chain call'));
+      const current = await provider.request({ method: 'eth_chainId' });
+      const wanted = `0x${call.chainId.toString(16)}`;
+      if (String(current).toLowerCase() !== wanted)
+        await provider.request({
+          method: 'wallet_switchEthereumChain',
+          params: [{ chainId: wanted }],
+        });
+      const hash = await provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ from, ...call.walletRequest }],
+      });
+      out.append(el('span', { class: 'sent', text: `Sent: ${hash}` }));
+    } catch (error) {
+      out.className = 'note wallet-result failure';
+      out.textContent = `Not sent: ${(error && error.message) || error}`;
+    }
+  }
+
+  /** A blockchain or transfer action: its fields, and a button that sends it with the wallet. */
+  function chainActionCard(miniAppId, action, index) {
+    const key = `${miniAppId}-${index}`;
+    const params = action.type === 'transfer' ? transferParams(action) : action.params || [];
+    const form = el(
+      'form',
+      { novalidate: true, 'data-chain-action': key },
+      params.map((p, i) => field({ path: `chain-${key}` }, p, i)),
+    );
+    const out = el('div', { class: 'note wallet-result', 'data-chain-answer': key });
+    const button = el('button', { type: 'submit', class: 'send-wallet', text: 'Send with wallet' });
+    form.append(el('div', { class: 'row' }, button));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      button.disabled = true;
+      await sendChainAction(miniAppId, index, params, form, out);
+      button.disabled = false;
+    });
+    const target =
+      action.type === 'blockchain' ? `${action.functionName} on ${action.address}` : 'native coin';
+    return el(
+      'article',
+      { class: 'action', 'data-kind': action.type },
+      el('h3', {}, action.label, el('span', { class: 'badge tx', text: action.type })),
+      el('div', {
+        class: 'path',
+        text: `built by the client, no request here · ${target} · chain ${action.chains.source}`,
+      }),
+      action.description ? el('p', { class: 'muted', text: action.description }) : null,
+      form,
+      out,
+    );
+  }
+
+  /** Each published action as its card: dynamic ones by path, chain ones by position. */
+  function actionCards(miniAppId, actions) {
+    let chainIndex = 0;
+    return actions.map((action) =>
+      CHAIN_KINDS.includes(action.type)
+        ? chainActionCard(miniAppId, action, chainIndex++)
+        : actionCard(action),
+    );
+  }
+
   // ---- page ----------------------------------------------------------------------------------
 
   function actionCard(action) {
@@ -609,7 +730,7 @@
         ),
       ),
       el('div', { class: 'checks', 'data-checks': summary.id, text: 'Platform rules: checking…' }),
-      el('div', { class: 'actions' }, document.actions.map(actionCard)),
+      el('div', { class: 'actions' }, actionCards(summary.id, document.actions)),
     );
   }
 

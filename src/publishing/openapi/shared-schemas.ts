@@ -103,6 +103,19 @@ export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
     },
     ['type', 'label', 'chains', 'path'],
   ),
+  ChainAction: {
+    type: 'object',
+    description:
+      'A `blockchain` (contract call) or `transfer` (native coin) action: the client builds and sends it, no route here.',
+    required: ['type', 'label', 'chains'],
+    properties: {
+      type: { enum: ['blockchain', 'transfer'] },
+      label: text,
+      description: text,
+      chains: object({ source: integer, destination: integer }, ['source']),
+    },
+    additionalProperties: true,
+  },
   MiniAppMetadata: object(
     {
       url: { type: 'string', format: 'uri' },
@@ -110,7 +123,12 @@ export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
       title: text,
       description: text,
       baseUrl: { type: 'string', format: 'uri' },
-      actions: { type: 'array', items: ref('DynamicAction'), minItems: 1, maxItems: 4 },
+      actions: {
+        type: 'array',
+        items: { anyOf: [ref('DynamicAction'), ref('ChainAction')] },
+        minItems: 1,
+        maxItems: 4,
+      },
     },
     ['url', 'icon', 'title', 'description', 'baseUrl', 'actions'],
     'A mini-app document, what the platform registers by its url.',
