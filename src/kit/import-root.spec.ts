@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 const ACTIONS = join(__dirname, '..', 'actions');
 /** The kit's promise to action authors: one entry, small enough to read at a glance. */
-const MAX_KIT_NAMES = 30;
+const MAX_KIT_NAMES = 32;
 
 /** Every non-spec source file of the shipped actions. */
 function actionSources(): string[] {

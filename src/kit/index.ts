@@ -1,6 +1,6 @@
 /**
- * The kit's public entry: everything an action author imports, and nothing more (at most 30
- * names, kept by import-root.spec.ts). Chains and transactions beyond the builder are in
+ * The kit's public entry: everything an action author imports, and nothing more (a short list,
+ * capped by import-root.spec.ts). Chains and transactions beyond the builder are in
  * src/evm; outbound calls beyond ExternalHttp and the result cache are in src/outbound.
  */
 // Declaration: one object drives the route, validation, metadata, OpenAPI and conformance.
