@@ -5,6 +5,7 @@ import type { Env } from '../config/env';
 import type { MiniAppDeclaration } from '../contract/mini-app.types';
 import { KitModule } from '../kit/kit.module';
 import { OutboundModule } from '../outbound/outbound.module';
+import { OutcomesModule } from '../outcomes/outcomes.module';
 import { PublishingModule } from '../publishing/publishing.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
 import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
@@ -13,8 +14,8 @@ import { RequestObserver } from './request-observer';
 
 /**
  * Everything an action runs on, composed bottom to top (see README, Layout): configuration,
- * telemetry, the result cache, the kit (chains, registry, guards, interceptor, filter),
- * publishing, then the server's own health, route and request observation.
+ * telemetry, the result cache, the kit (chains, registry, guards, interceptor, filter), the
+ * transaction outcomes (intents, their watcher and hooks), publishing, then the server's own health, route and request observation.
  */
 @Global()
 @Module({})
@@ -32,6 +33,7 @@ export class CoreModule {
         TelemetryModule,
         OutboundModule,
         KitModule.forRoot(miniApps),
+        OutcomesModule,
         PublishingModule,
       ],
       controllers: [HealthController],
