@@ -62,12 +62,14 @@ export async function sendTokenIntent(
 /**
  * Signs and sends like a wallet that ignores a refusal (gas set by hand): the hash is known
  * before the node answers, so a transaction that reverts (Hardhat mines it and answers its
- * revert as the send's error) still has one.
+ * revert as the send's error) still has one. `waitForReceipt: false` for a chain that does not
+ * mine on its own (automine off).
  */
 export async function sendAnyway(
   chain: LocalChain,
   account: HDAccount,
   serialized: string,
+  { waitForReceipt = true }: { waitForReceipt?: boolean } = {},
 ): Promise<Hash> {
   const tx = deserializeTransaction(serialized);
   const client = chain.publicClient;
@@ -84,7 +86,7 @@ export async function sendAnyway(
   });
   const hash = keccak256(raw);
   await client.sendRawTransaction({ serializedTransaction: raw }).catch(() => undefined);
-  await client.waitForTransactionReceipt({ hash });
+  if (waitForReceipt) await client.waitForTransactionReceipt({ hash });
   return hash;
 }
 
