@@ -24,7 +24,11 @@ export interface OutcomeHookSpec {
 export function OnTransactionOutcome(
   action: ActionDeclaration,
   ...statuses: SettledStatus[]
-): (target: object, key: string | symbol, method: TypedPropertyDescriptor<OutcomeHandler>) => void {
+): <H extends OutcomeHandler>(
+  target: object,
+  key: string | symbol,
+  method: TypedPropertyDescriptor<H>,
+) => void {
   const spec: OutcomeHookSpec = {
     action,
     statuses: statuses.length > 0 ? statuses : ['confirmed', 'reverted', 'mismatch', 'expired'],
