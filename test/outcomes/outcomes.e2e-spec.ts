@@ -1,6 +1,14 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type Address, type HDAccount, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import {
+  executeDynamic,
+  type FetchLike,
+  intentOf,
+  reportTransaction,
+  transactionOutcome,
+} from '../../src/client';
+import { ActionRegistry } from '../../src/kit/action.registry';
 import { OutcomeWatcher } from '../../src/outcomes/outcome-watcher';
 import { createTestApp } from '../support/app.factory';
 import { testLogs } from '../support/log-capture.helper';
@@ -273,6 +281,51 @@ describe('Transaction outcomes', () => {
     });
     await app.get(OutcomeWatcher).tick();
     expect((await readIntent(app, answer.intent)).body.data?.status).toBe('submitted');
+  });
+
+  it('the client SDK: executeDynamic exposes the intent, reportTransaction reports the hash', async () => {
+    // The SDK's fetch, served by the app in-process.
+    const fetch: FetchLike = async (url, init) => {
+      const response = await app.inject({
+        method: init.method,
+        url: url.replace('http://service.test', ''),
+        headers: init.headers,
+        payload: init.body,
+      });
+      return {
+        status: response.statusCode,
+        text: () => Promise.resolve(response.body),
+        headers: {
+          get: (name: string) => (response.headers[name.toLowerCase()] as string) ?? null,
+        },
+      };
+    };
+    const options = { baseUrl: 'http://service.test', fetch, userAddress: user.address };
+    const action = app
+      .get(ActionRegistry)
+      .actions()
+      .find((a) => a.path === '/api/send-token')!;
+    const answer = await executeDynamic(
+      action,
+      { token: 'AVAX', recipient: recipient(), amount: '0.3' },
+      options,
+    );
+    const intent = intentOf(answer);
+    expect(intent).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const { receipt } = await signAndSend(
+      chain,
+      user,
+      (answer as { serializedTransaction: string }).serializedTransaction,
+    );
+    const reported = await reportTransaction(intent!, receipt.transactionHash, options);
+    expect(reported).toMatchObject({
+      success: true,
+      data: { intent, hash: receipt.transactionHash },
+    });
+    await heard(intent!, 'confirmed');
+    expect((await transactionOutcome(intent!, options)).data).toMatchObject({
+      status: 'confirmed',
+    });
   });
 
   describe('bad input, answered in the envelope', () => {
