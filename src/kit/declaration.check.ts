@@ -10,6 +10,8 @@ import { ICONS_ROUTE, MINI_APPS_ROUTE } from './mini-app';
 export const RESERVED_PATHS: readonly string[] = [
   '/api/metadata',
   '/api/openapi.json',
+  // The transaction outcomes' report and read routes (src/outcomes).
+  '/api/transactions',
   '/health',
   MINI_APPS_ROUTE,
   ICONS_ROUTE,

@@ -15,13 +15,13 @@ export class OutcomeMetrics {
 
   constructor(metrics: ActionMetrics) {
     this.transitions = new Counter({
-      name: 'outcome_intent_transitions_total',
+      name: 'dynamic_action_intent_transitions_total',
       help: 'Transaction intents entering a status (answered, submitted, confirmed, …), by action',
       labelNames: ['action', 'status'],
       registers: [metrics.registry],
     });
     this.lag = new Histogram({
-      name: 'outcome_watcher_lag_seconds',
+      name: 'dynamic_action_outcome_watcher_lag_seconds',
       help: 'How long after it fell due the watcher looked at an intent',
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
       registers: [metrics.registry],

@@ -10,6 +10,7 @@ import {
 } from '../../src/client';
 import { ActionRegistry } from '../../src/kit/action.registry';
 import { OutcomeWatcher } from '../../src/outcomes/outcome-watcher';
+import { ActionMetrics } from '../../src/telemetry/metrics/action-metrics';
 import { createTestApp } from '../support/app.factory';
 import { testLogs } from '../support/log-capture.helper';
 import {
@@ -81,6 +82,19 @@ describe('Transaction outcomes', () => {
       createTestApp({ env: { ...env, INTENT_TTL_S: '1' }, actions }),
     ]);
   }, 60_000);
+
+  /** dynamic_action_intent_transitions_total of send-token, by status. */
+  async function transitions(): Promise<Record<string, number>> {
+    const metric = await app
+      .get(ActionMetrics)
+      .registry.getSingleMetric('dynamic_action_intent_transitions_total')!
+      .get();
+    const counts: Record<string, number> = { submitted: 0, confirmed: 0 };
+    for (const { labels, value } of metric.values) {
+      if (labels.action === '/api/send-token') counts[String(labels.status)] = value;
+    }
+    return counts;
+  }
 
   afterAll(async () => {
     await Promise.all([app, shortApp].map((a) => a?.close()));
@@ -186,6 +200,7 @@ describe('Transaction outcomes', () => {
       user.address,
     );
     const { receipt } = await signAndSend(chain, user, answer.body.serializedTransaction as string);
+    const before = await transitions();
     const statuses = new Set<string>();
     for (let batch = 0; batch < 10; batch++) {
       const answers = await Promise.all(
@@ -205,6 +220,10 @@ describe('Transaction outcomes', () => {
     expect(moves.map((l) => (l.msg as string).split(' (')[0])).toEqual([
       `Intent ${answer.intent} answered → submitted`,
       `Intent ${answer.intent} submitted → confirmed`,
+    ]);
+    const after = await transitions();
+    expect([after.submitted - before.submitted, after.confirmed - before.confirmed]).toEqual([
+      1, 1,
     ]);
   }, 120_000);
 
