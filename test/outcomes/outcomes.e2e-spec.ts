@@ -29,8 +29,10 @@ import {
   readIntent,
   reportHash,
   sendAnyway,
+  RecordingSinkModule,
   SendTokenWithHookModule,
   sendTokenIntent,
+  sunkOutcomes,
 } from '../support/outcomes.helper';
 
 const FUJI = 43113;
@@ -76,7 +78,7 @@ describe('Transaction outcomes', () => {
       },
     });
     const env = { CHAIN_CONFIG_FILE: file, TX_SIMULATE: 'off', OUTCOME_POLL_MS: '50' };
-    const actions = [SendTokenWithHookModule];
+    const actions = [SendTokenWithHookModule, RecordingSinkModule];
     [app, shortApp] = await Promise.all([
       createTestApp({ env, actions }),
       createTestApp({ env: { ...env, INTENT_TTL_S: '1' }, actions }),
@@ -172,6 +174,10 @@ describe('Transaction outcomes', () => {
     );
     await app.get(OutcomeWatcher).tick();
     expect(heardCount(answer.intent)).toBe(1);
+    // The OutcomeSink (webhooks) was handed the same outcome, once.
+    expect(sunkOutcomes.filter((o) => o.intent.id === answer.intent)).toEqual([
+      { status: 'confirmed', intent: outcome.intent, occurredAt: outcome.occurredAt },
+    ]);
 
     // Another hash for a settled intent: refused.
     const second = await sendTokenIntent(

@@ -1,10 +1,15 @@
-import { Injectable, Module } from '@nestjs/common';
+import { Global, Injectable, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EventEmitter, once } from 'node:events';
 import { type HDAccount, type Hash, keccak256 } from 'viem';
 import { sendTokenAction } from '../../src/actions/send-token/send-token.action';
 import { SendTokenModule } from '../../src/actions/send-token/send-token.module';
-import { OnTransactionOutcome, type TransactionOutcome } from '../../src/outcomes';
+import {
+  OnTransactionOutcome,
+  OUTCOME_SINK,
+  type OutcomeSink,
+  type TransactionOutcome,
+} from '../../src/outcomes';
 import type { LocalChain } from '../../src/testing/evm/local-chain';
 import { deserializeTransaction } from '../../src/testing/evm/wallet';
 import { type ActionAnswer, runAction } from './platform';
@@ -22,6 +27,25 @@ export class OutcomeRecorder {
     outcomeEvents.emit(`${outcome.intent.id}:${outcome.status}`, outcome);
   }
 }
+
+/** What the sink below was handed, as a webhooks module's sink would be. */
+export const sunkOutcomes: TransactionOutcome[] = [];
+
+@Injectable()
+class RecordingSink implements OutcomeSink {
+  deliver(outcome: TransactionOutcome): Promise<void> {
+    sunkOutcomes.push(outcome);
+    return Promise.resolve();
+  }
+}
+
+/** An OutcomeSink bound the way a webhooks module binds one: a global module exporting it. */
+@Global()
+@Module({
+  providers: [{ provide: OUTCOME_SINK, useClass: RecordingSink }],
+  exports: [OUTCOME_SINK],
+})
+export class RecordingSinkModule {}
 
 @Module({ imports: [SendTokenModule], providers: [OutcomeRecorder] })
 export class SendTokenWithHookModule {}
