@@ -29,9 +29,10 @@ class PaymentHooks {
   }
 
   @OnTransactionOutcome(served, 'reverted')
-  async flaky(outcome: TransactionOutcome): Promise<void> {
+  flaky(outcome: TransactionOutcome): Promise<void> {
     calls.push({ name: 'flaky', outcome });
-    if (failures-- > 0) throw new Error('database down');
+    // A rejected promise, as an async hook's failure arrives.
+    return failures-- > 0 ? Promise.reject(new Error('database down')) : Promise.resolve();
   }
 }
 
