@@ -73,6 +73,11 @@ export class IntentsService {
           },
         );
       }
+      if (Date.now() >= this.deadline(intent)) {
+        // Past its deadline before the watcher got to it: it expires now, and the report is late.
+        await this.check(stored);
+        continue;
+      }
       const submitted: TransactionIntent = {
         ...intent,
         status: 'submitted',

@@ -290,6 +290,9 @@ describe('Transaction outcomes', () => {
     );
     await heard(answer.intent, 'expired');
     expect((await readIntent(shortApp, answer.intent)).body.data?.status).toBe('expired');
+    // A hash reported too late is refused: the intent is final.
+    const late = await reportHash(shortApp, answer.intent, `0x${'12'.repeat(32)}`);
+    expect(late).toMatchObject({ status: 409, body: { data: { code: 'INTENT_SETTLED' } } });
     expect(heardCount(answer.intent)).toBe(1);
   });
 
