@@ -8,8 +8,8 @@ import type { OutcomeMetrics } from './outcome-metrics';
 import type { TransactionIntent, TransactionOutcome } from './outcome.types';
 import type { OutcomesConfig } from './outcomes.config';
 
-const HASH = `0x${'aa'.repeat(32)}`;
-const OTHER = `0x${'bb'.repeat(32)}`;
+const HASH: Hash = `0x${'aa'.repeat(32)}`;
+const OTHER: Hash = `0x${'bb'.repeat(32)}`;
 const TTL = 60_000;
 
 function setup(verdicts: (ChainVerdict | Error)[]) {
