@@ -90,6 +90,14 @@ export class ${pascal}Service {
       context,
     );
   }
+
+  // To act once the user's transaction settles (docs/transaction-outcomes.md), add a hook here
+  // (this service is a provider of the module), importing from '../../outcomes':
+  //
+  //   @OnTransactionOutcome(${camel}Action, 'confirmed')
+  //   confirmed({ intent }: TransactionOutcome): void {
+  //     // runs once per intent, across replicas, retried while it throws
+  //   }
 }
 `,
     serviceSpec: `import { parseTransaction } from 'viem';

@@ -1,3 +1,4 @@
+import type { IntentStatus } from '../outcomes/outcome.types';
 import type {
   DynamicAction,
   DynamicActionDataResponse,
@@ -10,11 +11,13 @@ import type {
 export interface FetchResponseLike {
   status: number;
   text(): Promise<string>;
+  /** Read for a transaction answer's `X-Action-Intent` (see intentOf); optional for older fakes. */
+  headers?: { get(name: string): string | null };
 }
 
 /** What the client hands to fetch; a subset of `RequestInit`. */
 export interface FetchInit {
-  method: 'POST';
+  method: 'POST' | 'GET';
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
@@ -50,3 +53,27 @@ export type DataModeAction = DynamicAction & { responseType: 'data' };
  */
 export type DynamicActionResult<T = unknown> =
   DynamicActionDataResponse<T> | ExecutionResponse | TransactionErrorBody;
+
+/** Where and how reportTransaction and transactionOutcome call the service. */
+export interface TransactionReportOptions {
+  /** The same base URL as executeDynamic's. */
+  baseUrl: string;
+  /** Defaults to the global `fetch`. */
+  fetch?: FetchLike;
+  headers?: Readonly<Record<string, string>>;
+  signal?: AbortSignal;
+}
+
+/** What the service says of an intent (`data` of the envelope), docs/transaction-outcomes.md. */
+export interface TransactionIntentView {
+  intent: string;
+  /** The path of the action that answered. */
+  action: string;
+  chainId: number;
+  status: IntentStatus;
+  hash?: string;
+  /** Decimal text. */
+  blockNumber?: string;
+  /** Milliseconds since the epoch. */
+  updatedAt: number;
+}

@@ -5,9 +5,9 @@ import type {
   DynamicActionResult,
   ExecuteDynamicOptions,
   FetchInit,
-  FetchLike,
 } from './client.types';
 import { isDataResponse, isTransactionError, isTransactionResponse } from './response-kinds';
+import { clientFailure, exchange, serviceUrl, withExtraHeaders } from './transport';
 
 interface PreparedRequest {
   url: string;
@@ -38,24 +38,9 @@ export async function executeDynamic(
   const { url, init } = dataMode
     ? dataRequest(action, values, options)
     : transactionRequest(action, values, options);
-  let status: number;
-  let text: string;
-  try {
-    // Called detached on purpose: browsers reject `fetch` invoked with `options` as `this`.
-    const send: FetchLike | undefined = options.fetch ?? globalThis.fetch;
-    if (typeof send !== 'function') return clientFailure('No fetch implementation available');
-    const response = await send(url, init);
-    status = response.status;
-    text = await response.text();
-  } catch (error) {
-    return clientFailure(describeFailure(error));
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return clientFailure(`The action answered with a body that is not JSON (HTTP ${status})`);
-  }
+  const answer = await exchange(url, init, options.fetch);
+  if (!answer.ok) return answer.failure;
+  const { status, body } = answer;
   // Answers from outside any action (unknown path, bad JSON) are data envelopes in both modes.
   const expected = dataMode
     ? isDataResponse(body)
@@ -63,7 +48,21 @@ export async function executeDynamic(
   if (!expected) {
     return clientFailure(`The action answered with an unexpected response shape (HTTP ${status})`);
   }
+  const intent = answer.header(INTENT_HEADER);
+  if (intent !== undefined && isTransactionResponse(body)) intents.set(body, intent);
   return body as DynamicActionResult;
+}
+
+const INTENT_HEADER = 'x-action-intent';
+const intents = new WeakMap<object, string>();
+
+/**
+ * The intent of a transaction answer executeDynamic returned (its `X-Action-Intent` header):
+ * pass it to reportTransaction with the wallet's hash. Undefined for any other result, or when
+ * the service recorded none (no user address sent; a service without outcomes).
+ */
+export function intentOf(result: DynamicActionResult): string | undefined {
+  return typeof result === 'object' && result !== null ? intents.get(result) : undefined;
 }
 
 function dataRequest(
@@ -80,7 +79,7 @@ function dataRequest(
     }),
   });
   return {
-    url: actionUrl(options.baseUrl, action.path),
+    url: serviceUrl(options.baseUrl, action.path),
     init: {
       method: 'POST',
       headers,
@@ -111,48 +110,10 @@ function transactionRequest(
       ? {}
       : { 'x-user-address': options.userAddress, 'x-wallet-address': options.userAddress },
   );
-  const url = actionUrl(options.baseUrl, action.path);
+  const url = serviceUrl(options.baseUrl, action.path);
   const search = query.toString();
   return {
     url: search === '' ? url : `${url}${url.includes('?') ? '&' : '?'}${search}`,
     init: { method: 'POST', headers, signal: options.signal },
-  };
-}
-
-function actionUrl(baseUrl: string, path: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}${path}`;
-}
-
-/** Header names are case-insensitive: lower-case the caller's so ours replace theirs cleanly. */
-function withExtraHeaders(
-  extra: Readonly<Record<string, string>> | undefined,
-  own: Record<string, string>,
-): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(extra ?? {})) headers[name.toLowerCase()] = value;
-  return { ...headers, ...own };
-}
-
-function describeFailure(error: unknown): string {
-  const name = isNamed(error) ? error.name : undefined;
-  if (name === 'AbortError') return 'The request was aborted';
-  if (name === 'TimeoutError') return 'The request timed out';
-  const detail = error instanceof Error ? error.message : String(error);
-  return `Network request failed: ${detail}`;
-}
-
-// Abort errors are DOMExceptions, which are not Error instances in every runtime.
-function isNamed(value: unknown): value is { name: string } {
-  return (
-    typeof value === 'object' && value !== null && typeof Reflect.get(value, 'name') === 'string'
-  );
-}
-
-function clientFailure(error: string): DynamicActionDataResponse<never> {
-  return {
-    success: false,
-    error,
-    message: 'The action could not be completed; check your connection and try again.',
-    statusCode: 0,
   };
 }

@@ -2,7 +2,8 @@
  * The browser-safe client SDK: types, guards and `executeDynamic`. It must not pull in Nest,
  * Fastify or validators, so mini-apps can bundle it; see client-imports.spec.ts.
  */
-export { executeDynamic } from './execute-dynamic';
+export { executeDynamic, intentOf } from './execute-dynamic';
+export { reportTransaction, transactionOutcome } from './report-transaction';
 export { isDataResponse, isTransactionError, isTransactionResponse } from './response-kinds';
 export type {
   ActionValues,
@@ -12,6 +13,8 @@ export type {
   FetchInit,
   FetchLike,
   FetchResponseLike,
+  TransactionIntentView,
+  TransactionReportOptions,
 } from './client.types';
 export type {
   ActionParameter,

@@ -10,9 +10,8 @@ import {
 } from '@nestjs/throttler';
 import type { FastifyReply } from 'fastify';
 import { THROTTLE_CONFIG, type ThrottleConfig } from '../config/throttle.config';
-import type { ActionDeclaration } from '../contract/action.types';
 import { ActionException } from '../contract/action.exception';
-import { ActionCall } from './action-call';
+import { guardedRequest, type GuardedRouteSpec } from './guarded-route';
 import { ActionMetrics } from '../telemetry/metrics/action-metrics';
 
 interface ResolvedLimit {
@@ -29,7 +28,7 @@ interface Outcome {
 }
 
 /**
- * Counts action requests against the module's named limits (or the declaration's overrides),
+ * Counts action requests (and guarded routes: guarded-route.ts) against the module's named limits (or the declaration's overrides),
  * per action endpoint unless RATE_LIMIT_SCOPE=global. Health, metadata and OPTIONS are never
  * counted. Limits are resolved once per action, so a request costs one store call per limit;
  * the answer carries the standard headers of the tightest limit, and a 429 renders in the
@@ -37,7 +36,7 @@ interface Outcome {
  */
 @Injectable()
 export class ActionThrottlerGuard extends ThrottlerGuard {
-  private readonly resolved = new WeakMap<ActionDeclaration, ResolvedLimit[]>();
+  private readonly resolved = new WeakMap<GuardedRouteSpec, ResolvedLimit[]>();
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
@@ -50,13 +49,13 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const call = ActionCall.of(context);
-    if (!call) return true;
-    const { declaration, req } = call;
+    const guarded = guardedRequest(context);
+    if (!guarded) return true;
+    const { limits: declaration, req } = guarded;
     const http = context.switchToHttp();
     let tightest: Outcome | undefined;
     for (const limit of this.limitsOf(declaration)) {
-      const tracker = limit.name === 'ip' ? normalizeIp(req.ip) : call.userForLimits();
+      const tracker = limit.name === 'ip' ? normalizeIp(req.ip) : guarded.user();
       if (tracker === undefined) continue;
       const key = `ratelimit:${limit.scope}:${tracker}`;
       const record = await this.storageService.increment(
@@ -90,7 +89,7 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
     return true;
   }
 
-  private limitsOf(declaration: ActionDeclaration): ResolvedLimit[] {
+  private limitsOf(declaration: GuardedRouteSpec): ResolvedLimit[] {
     let limits = this.resolved.get(declaration);
     if (!limits) {
       const scope = this.config.scope === 'global' ? '*' : declaration.path;

@@ -12,6 +12,8 @@ import { isSenderDefault } from './sensitive-params';
 export const RESERVED_PATHS: readonly string[] = [
   '/api/metadata',
   '/api/openapi.json',
+  // The transaction outcomes' report and read routes (src/outcomes).
+  '/api/transactions',
   '/health',
   MINI_APPS_ROUTE,
   ICONS_ROUTE,

@@ -8,9 +8,8 @@ import type {
   DynamicActionDataResponse,
   ExecutionResponse,
 } from '../contract/action.types';
-import { jsonSafe } from '../contract/json-safe';
 import { hasTransactionShape, isExecutionResponse } from '../contract/response-guards';
-import { responseMetadata } from './response-metadata';
+import { dataEnvelope } from './response-metadata';
 
 /**
  * Shapes what action handlers return: data-mode results get the contract's envelope with timing
@@ -41,14 +40,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
     if (hasTransactionShape(data) || hasTransactionShape(result)) {
       throw this.modeError(declaration, 'a data-mode handler returned a transaction');
     }
-    // bigint and Date become text here, by the kit's one rule (json-safe.ts), never a 500.
-    return {
-      success: true,
-      data: jsonSafe(data),
-      message,
-      statusCode: reply.statusCode,
-      metadata: { ...(jsonSafe(metadata) as object), ...responseMetadata(req, reply) },
-    };
+    return dataEnvelope(req, reply, data, message, metadata);
   }
 
   private transaction(call: ActionCall, result: unknown): ExecutionResponse {

@@ -9,10 +9,10 @@ import {
 } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ActionException } from '../contract/action.exception';
-import { ActionCall } from './action-call';
+import { guardedRequest } from './guarded-route';
 
 /**
- * Refuses action calls from origins outside ALLOWED_ORIGINS. Requests with no Origin (servers,
+ * Refuses action calls (and guarded routes: guarded-route.ts) from origins outside ALLOWED_ORIGINS. Requests with no Origin (servers,
  * a platform proxy) pass unless STRICT_ORIGIN is set; with no list, every origin passes.
  */
 @Injectable()
@@ -31,9 +31,9 @@ export class OriginGuard implements CanActivate, OnModuleInit {
 
   canActivate(context: ExecutionContext): boolean {
     if (this.allowed.size === 0 && !this.config.strictOrigin) return true;
-    const call = ActionCall.of(context);
-    if (!call) return true;
-    const origin = call.req.headers.origin;
+    const guarded = guardedRequest(context);
+    if (!guarded) return true;
+    const origin = guarded.req.headers.origin;
     const ok =
       origin === undefined
         ? !this.config.strictOrigin

@@ -38,6 +38,7 @@ export const CORS_EXPOSED_HEADERS = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',
+  'X-Action-Intent',
 ].join(', ');
 const CORS_METHODS = 'GET, POST, OPTIONS';
 

@@ -6,6 +6,7 @@ import type { MiniAppDeclaration } from '../contract/mini-app.types';
 import { KitModule } from '../kit/kit.module';
 import { OutboundModule } from '../outbound/outbound.module';
 import { WebhooksModule } from '../outcomes/webhooks/webhooks.module';
+import { OutcomesModule } from '../outcomes/outcomes.module';
 import { PublishingModule } from '../publishing/publishing.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
 import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
@@ -14,8 +15,9 @@ import { RequestObserver } from './request-observer';
 
 /**
  * Everything an action runs on, composed bottom to top (see README, Layout): configuration,
- * telemetry, the result cache, the kit (chains, registry, guards, interceptor, filter),
- * outcomes (webhooks), publishing, then the server's own health, route and request observation.
+ * telemetry, the result cache, the kit (chains, registry, guards, interceptor, filter), the
+ * transaction outcomes (intents, their watcher, hooks and webhooks), publishing, then the
+ * server's own health, route and request observation.
  */
 @Global()
 @Module({})
@@ -34,6 +36,7 @@ export class CoreModule {
         OutboundModule,
         KitModule.forRoot(miniApps),
         WebhooksModule.forRoot(config, env),
+        OutcomesModule,
         PublishingModule,
       ],
       controllers: [HealthController],

@@ -118,6 +118,7 @@ export class RequestObserver {
         bytes: bytes === undefined ? undefined : Number(bytes),
         ip: req.ip,
         errorCode: scope.errorCode,
+        intent: scope.intent,
       },
       aborted ? 'request abandoned by the client' : 'request completed',
     );

@@ -11,6 +11,8 @@ export interface RequestScope {
   span?: Span;
   /** The contract's error code, when the answer is an error the exception filter rendered. */
   errorCode?: string;
+  /** The transaction intent a transaction answer recorded (src/outcomes), for the access line. */
+  intent?: string;
 }
 
 /**
@@ -66,4 +68,10 @@ export function enterScope(
 export function noteErrorCode(req: FastifyRequest, code: string): void {
   const scope = scopes.get(req);
   if (scope) scope.errorCode = code;
+}
+
+/** The intent id the access line carries (set by the outcomes layer's interceptor). */
+export function noteIntent(req: FastifyRequest, intent: string): void {
+  const scope = scopes.get(req);
+  if (scope) scope.intent = intent;
 }

@@ -49,6 +49,22 @@ describe('Origin and user guards', () => {
       expect(response.json()).toEqual({ error: 'Origin not allowed', code: 'ORIGIN_NOT_ALLOWED' });
     });
 
+    it('guards the transaction reports and reads as the actions (403 in the data shape)', async () => {
+      const intent = `/api/transactions/${'A'.repeat(32)}`;
+      for (const method of ['GET', 'POST'] as const) {
+        const refused = await app.inject({
+          method,
+          url: intent,
+          headers: { origin: 'https://evil.example.com' },
+        });
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json()).toMatchObject({ success: false, error: 'Origin not allowed' });
+        // A listed origin gets past the guard: the unknown intent is then a 404.
+        const passed = await app.inject({ method, url: intent, headers: { origin: ALLOWED } });
+        expect(passed.statusCode).toBe(method === 'GET' ? 404 : 400);
+      }
+    });
+
     it('serves requests without an Origin (servers, platform proxies)', async () => {
       expect((await post(app, CALC)).statusCode).toBe(200);
     });

@@ -23,6 +23,7 @@ const EXPOSED_HEADERS = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',
+  'X-Action-Intent',
 ];
 
 const list = (header: string | string[] | number | undefined): string[] =>

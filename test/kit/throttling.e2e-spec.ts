@@ -66,6 +66,16 @@ describe('Rate limits (in-memory store)', () => {
       expect((await call(app, CALC, { ip: '10.0.0.4' })).statusCode).toBe(200);
     });
 
+    it('limits the transaction reports and reads too, each route on its own count', async () => {
+      const url = `/api/transactions/${'A'.repeat(32)}`;
+      const read = () => app.inject({ method: 'GET', url, remoteAddress: '10.0.0.9' });
+      const codes: number[] = [];
+      for (let i = 0; i < 11; i++) codes.push((await read()).statusCode);
+      expect(codes).toEqual([...Array(10).fill(404), 429]);
+      expect((await read()).json()).toMatchObject({ success: false, statusCode: 429 });
+      expect((await call(app, url, { ip: '10.0.0.9' })).statusCode).toBe(400);
+    });
+
     it('counts each action endpoint apart by default', async () => {
       await statuses(app, 11, CALC, '10.0.0.5');
       expect((await call(app, '/api/user-lookup?userId=1', { ip: '10.0.0.5' })).statusCode).toBe(

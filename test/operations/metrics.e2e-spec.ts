@@ -18,6 +18,8 @@ const FAMILIES = [
   'dynamic_action_cache_lookups_total',
   'dynamic_action_redis_up',
   'dynamic_action_in_flight_requests',
+  'dynamic_action_intent_transitions_total',
+  'dynamic_action_outcome_watcher_lag_seconds',
   // prom-client's default process and Node.js metrics
   'process_cpu_user_seconds_total',
   'process_resident_memory_bytes',

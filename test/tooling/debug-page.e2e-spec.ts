@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { encodeFunctionData, erc20Abi, getAddress } from 'viem';
 import { ACTION_MODULES } from '../../src/actions';
 import { createTestApp, postJson } from '../support/app.factory';
+import { closedRpcUrl } from '../support/platform';
 import {
   describeWithBrowser,
   FAKE_WALLET,
@@ -93,7 +94,12 @@ describeWithBrowser()('Debugger page in Chromium', () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    app = await createTestApp({ env: { DEBUG_UI: 'true' }, actions });
+    // The chain's node is a closed loopback port: the page's report of the fake wallet's hash
+    // is verified against nothing on the internet (the intent stays submitted).
+    app = await createTestApp({
+      env: { DEBUG_UI: 'true', RPC_URL_43113: await closedRpcUrl() },
+      actions,
+    });
     await app.listen(0, '127.0.0.1');
     base = await app.getUrl();
     browser = await launchChromium();
@@ -196,6 +202,14 @@ describeWithBrowser()('Debugger page in Chromium', () => {
     expect(await cell(decoded, 'gas')).toBe('65000');
     await page.locator('button.send-wallet').click();
     await page.locator('.wallet-result', { hasText: 'Sent:' }).waitFor();
+    // The page reports the hash for the answer's intent and shows where the intent stands.
+    const status = answer('/api/debug-transfer').locator('.intent-status[data-status]');
+    await status.waitFor();
+    expect(await status.getAttribute('data-status')).toBe('submitted');
+    const intent = (await status.textContent())?.match(/^Intent ([\w-]{32}): submitted$/)?.[1];
+    expect(intent).toBeDefined();
+    const read = await app.inject({ method: 'GET', url: `/api/transactions/${intent}` });
+    expect(read.json()).toMatchObject({ data: { status: 'submitted', hash: FAKE_WALLET.hash } });
     const calls = await page.evaluate(
       () => (globalThis as unknown as { walletCalls: unknown[] }).walletCalls,
     );

@@ -355,7 +355,7 @@
       box.append(el('p', { class: 'note', text: `Invalid parameters: ${invalid.join(', ')}` }));
   }
 
-  async function renderTransaction(box, body) {
+  async function renderTransaction(box, body, intent) {
     box.append(el('h4', { text: 'Decoded transaction' }));
     const holder = el('div', { class: 'decoded', text: 'Decoding…' });
     box.append(holder);
@@ -410,11 +410,11 @@
           text: `Decoded with the standard ${call.abi.toUpperCase()} ABI (the answer had none).`,
         }),
       );
-    holder.append(walletSender(decoded));
+    holder.append(walletSender(decoded, intent));
   }
 
   /** With an injected wallet, a button that hands it the transaction (eth_sendTransaction). */
-  function walletSender(decoded) {
+  function walletSender(decoded, intent) {
     const provider = window.ethereum;
     if (!provider || typeof provider.request !== 'function') {
       return el('p', {
@@ -449,6 +449,7 @@
           params: [{ from, ...decoded.walletRequest }],
         });
         out.textContent = `Sent: ${hash}`;
+        if (intent) followIntent(intent, hash, status);
       } catch (error) {
         out.className = 'note wallet-result failure';
         out.textContent = `The wallet refused: ${(error && error.message) || error}`;
@@ -456,7 +457,43 @@
         button.disabled = false;
       }
     });
-    return el('div', { class: 'row' }, button, out);
+    const status = el('p', { class: 'note intent-status' });
+    return el('div', { class: 'row' }, button, out, status);
+  }
+
+  const PENDING = ['answered', 'submitted'];
+
+  /** Reports the wallet's hash for the answer's intent (X-Action-Intent), then polls its status. */
+  async function followIntent(intent, hash, line) {
+    const url = `/api/transactions/${encodeURIComponent(intent)}`;
+    const show = (answer) => {
+      const data = answer && answer.success ? answer.data : undefined;
+      line.className = data ? 'note intent-status' : 'note intent-status failure';
+      line.textContent = data
+        ? `Intent ${intent}: ${data.status}${data.blockNumber ? ` in block ${data.blockNumber}` : ''}`
+        : `Intent ${intent}: ${(answer && answer.error) || 'no answer'}`;
+      if (data) line.dataset.status = data.status;
+      return !data || !PENDING.includes(data.status);
+    };
+    try {
+      const report = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ hash }),
+      });
+      // Five minutes of polls at most: what is still pending after that, the GET route tells.
+      for (let polls = 0, done = show(await report.json()); !done; polls++) {
+        if (polls === 150) {
+          line.textContent += ' (stopped watching)';
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        done = show(await (await fetch(url)).json());
+      }
+    } catch (error) {
+      line.className = 'note intent-status failure';
+      line.textContent = `Intent ${intent}: ${error.message}`;
+    }
   }
 
   async function send(action, form, box) {
@@ -484,7 +521,7 @@
       box.append(statusLine(response, ms));
       if (!response.ok) renderError(box, body);
       else if (body && typeof body.serializedTransaction === 'string')
-        await renderTransaction(box, body);
+        await renderTransaction(box, body, response.headers.get('X-Action-Intent'));
       else if (body && typeof body === 'object') renderDataAnswer(box, body);
       box.append(
         el(

@@ -15,6 +15,15 @@ const RATE_LIMIT_HEADERS: HeadersObject = {
   },
 };
 
+/** A transaction answer's intent: report its hash to /api/transactions/{intent}. */
+const INTENT_HEADER: HeadersObject = {
+  'X-Action-Intent': {
+    description:
+      "The intent of this answer: POST the wallet's transaction hash to /api/transactions/{intent}, GET it there for the outcome (absent when no user address was sent)",
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32}$' },
+  },
+};
+
 /** Why each status may answer an action, as docs/requests-and-responses.md describes them. */
 const WHY: Record<number, string> = {
   400: 'A parameter, the user address or a chain is invalid, missing or not supported',
@@ -51,7 +60,11 @@ export function actionResponses(declaration: ActionDeclaration): ResponsesObject
   const responses: ResponsesObject = {
     200: {
       description: data ? 'The action answered (data mode)' : 'The transaction to sign',
-      headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS },
+      headers: {
+        ...REQUEST_ID_HEADER,
+        ...RATE_LIMIT_HEADERS,
+        ...(!data && INTENT_HEADER),
+      },
       content: json(ref(data ? 'DataEnvelope' : 'ExecutionResponse')),
     },
   };

@@ -6,6 +6,7 @@ import { actionPath } from './action-path';
 import { asSchema } from './json-schema';
 import { paramsSchema } from './param-schema';
 import { servicePaths } from './service-paths';
+import { TRANSACTION_INTENT_SCHEMA, transactionPaths } from './transaction-paths';
 import { SHARED_SCHEMAS } from './shared-schemas';
 
 export interface OpenApiInput {
@@ -34,7 +35,7 @@ function slugger(): (path: string) => string {
 
 /**
  * The OpenAPI 3.1 document of the service, from the declarations alone: each action's request,
- * answers and samples, then the metadata, health and icon endpoints.
+ * answers and samples, then the metadata, health and icon endpoints and the transaction reports.
  */
 export function buildOpenApiDocument(input: OpenApiInput): OpenAPIObject {
   const slug = slugger();
@@ -52,7 +53,9 @@ export function buildOpenApiDocument(input: OpenApiInput): OpenAPIObject {
     });
   }
   Object.assign(paths, servicePaths(input.miniApps.map((miniApp) => miniApp.id)));
+  Object.assign(paths, transactionPaths());
   for (const [name, schema] of Object.entries(SHARED_SCHEMAS)) schemas[name] = asSchema(schema);
+  schemas.TransactionIntent = asSchema(TRANSACTION_INTENT_SCHEMA);
   return {
     openapi: '3.1.0',
     info: { title: input.title, description: input.description, version: API_VERSION },

@@ -1,0 +1,17 @@
+/**
+ * The outcomes layer's entry, for actions: subscribe to the outcomes of your own transaction
+ * answers (docs/transaction-outcomes.md), and the types a hook or an OutcomeSink receives.
+ */
+export { OnTransactionOutcome, type OutcomeHandler } from './on-transaction-outcome.decorator';
+export {
+  OUTCOME_SINK,
+  SETTLED_STATUSES,
+  type IntentStatus,
+  type OutcomeSink,
+  type SettledStatus,
+  type TransactionIntent,
+  type TransactionOutcome,
+} from './outcome.types';
+export { OutcomesModule } from './outcomes.module';
+export { INTENT_HEADER } from './intent.interceptor';
+export { IntentsService } from './intents.service';

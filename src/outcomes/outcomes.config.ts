@@ -1,0 +1,87 @@
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { type Env, readEnv, toInt } from '../config/env';
+
+export const OUTCOMES_CONFIG = Symbol('OUTCOMES_CONFIG');
+
+class OutcomesEnv {
+  /** Seconds a transaction answer waits for its hash and its block before it turns `expired`; a settled intent stays readable as long again. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(30 * 86_400)
+  INTENT_TTL_S = 86_400;
+
+  /** Blocks a mined transaction needs (its own included) before it is `confirmed` or `reverted`. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  TX_CONFIRMATIONS = 1;
+
+  /** Milliseconds between the watcher's looks at submitted transactions (and expiries). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(600_000)
+  OUTCOME_POLL_MS = 3_000;
+
+  /** Intents the watcher checks on the chain at once, per replica. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  OUTCOME_POLL_CONCURRENCY = 4;
+
+  /** Intents kept in process memory (no REDIS_URL); the least recently used go first. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  INTENT_MEMORY_MAX = 10_000;
+
+  /** Times a throwing outcome hook runs before it is given up (logged), backing off exponentially. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  OUTCOME_HOOK_ATTEMPTS = 5;
+
+  /** Milliseconds before a failed hook's first retry; each retry waits twice as long. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(600_000)
+  OUTCOME_HOOK_BACKOFF_MS = 1_000;
+}
+
+export interface OutcomesConfig {
+  /** Milliseconds. */
+  ttlMs: number;
+  confirmations: number;
+  pollMs: number;
+  concurrency: number;
+  memoryMax: number;
+  hookAttempts: number;
+  hookBackoffMs: number;
+}
+
+export function loadOutcomesConfig(env: Env): OutcomesConfig {
+  const vars = readEnv(OutcomesEnv, env, 'transaction outcomes configuration');
+  return {
+    ttlMs: vars.INTENT_TTL_S * 1000,
+    confirmations: vars.TX_CONFIRMATIONS,
+    pollMs: vars.OUTCOME_POLL_MS,
+    concurrency: vars.OUTCOME_POLL_CONCURRENCY,
+    memoryMax: vars.INTENT_MEMORY_MAX,
+    hookAttempts: vars.OUTCOME_HOOK_ATTEMPTS,
+    hookBackoffMs: vars.OUTCOME_HOOK_BACKOFF_MS,
+  };
+}

@@ -1,0 +1,48 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import type Redis from 'ioredis';
+import { ENV } from '../config/env';
+import { REDIS } from '../telemetry/redis/redis.provider';
+import { INTENT_STORE, type IntentStore } from './intent-store';
+import { IntentInterceptor } from './intent.interceptor';
+import { IntentVerifier } from './intent-verifier';
+import { IntentsService } from './intents.service';
+import { MemoryIntentStore } from './memory-intent.store';
+import { OutcomeHooks } from './outcome-hooks';
+import { OutcomeMetrics } from './outcome-metrics';
+import { OutcomeWatcher } from './outcome-watcher';
+import { loadOutcomesConfig, OUTCOMES_CONFIG, type OutcomesConfig } from './outcomes.config';
+import { RedisIntentStore } from './redis-intent.store';
+import { TransactionsController } from './transactions.controller';
+
+/**
+ * Transaction outcomes (docs/transaction-outcomes.md): every transaction answer recorded as an
+ * intent, the report and read routes, the watcher that settles intents, and the teams' hooks.
+ * Registered by CoreModule after the kit; global so an action module's hook provider and a
+ * webhooks module's OutcomeSink need no import.
+ */
+@Global()
+@Module({
+  imports: [DiscoveryModule],
+  controllers: [TransactionsController],
+  providers: [
+    { provide: OUTCOMES_CONFIG, useFactory: loadOutcomesConfig, inject: [ENV] },
+    {
+      provide: INTENT_STORE,
+      inject: [OUTCOMES_CONFIG, REDIS],
+      // A settled (or expired) intent stays readable as long again as it could wait.
+      useFactory: (config: OutcomesConfig, redis: Redis | null): IntentStore =>
+        redis
+          ? new RedisIntentStore(redis, config.ttlMs * 2)
+          : new MemoryIntentStore(config.memoryMax, config.ttlMs * 2),
+    },
+    IntentVerifier,
+    IntentsService,
+    OutcomeHooks,
+    OutcomeMetrics,
+    OutcomeWatcher,
+    { provide: APP_INTERCEPTOR, useClass: IntentInterceptor },
+  ],
+  exports: [OUTCOMES_CONFIG, INTENT_STORE, IntentsService],
+})
+export class OutcomesModule {}

@@ -1,0 +1,116 @@
+import {
+  type CallHandler,
+  Controller,
+  type ExecutionContext,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Injectable,
+  type NestInterceptor,
+  Param,
+  Post,
+  Req,
+  UseInterceptors,
+} from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { map, type Observable } from 'rxjs';
+import { ActionException } from '../contract/action.exception';
+import type { ActionResult } from '../contract/action.types';
+import { GuardedRoute } from '../kit/guarded-route';
+import { dataEnvelope } from '../kit/response-metadata';
+import { isIntentId, isTransactionHash } from './intent-id';
+import { IntentsService } from './intents.service';
+import type { TransactionIntent } from './outcome.types';
+
+export const TRANSACTIONS_PATH = '/api/transactions';
+
+/** What both routes answer of an intent (never its user, call data or request id). */
+export interface IntentView {
+  intent: string;
+  action: string;
+  chainId: number;
+  status: TransactionIntent['status'];
+  hash?: string;
+  blockNumber?: string;
+  updatedAt: number;
+}
+
+/** Wraps the routes' results in the data-mode envelope, the same one data actions answer. */
+@Injectable()
+class EnvelopeInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const http = context.switchToHttp();
+    const req = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    return next
+      .handle()
+      .pipe(map(({ data, message }: ActionResult) => dataEnvelope(req, reply, data, message)));
+  }
+}
+
+/**
+ * The wallet's hash reported for an intent, and the intent read back. Origin checks and rate
+ * limits apply as to the actions (GuardedRoute); errors are the data-mode envelope the kit's
+ * filter renders for any route that is no transaction action.
+ */
+@Controller(TRANSACTIONS_PATH)
+@UseInterceptors(EnvelopeInterceptor)
+export class TransactionsController {
+  constructor(private readonly intents: IntentsService) {}
+
+  @Post(':intent')
+  @HttpCode(HttpStatus.OK)
+  @GuardedRoute({ path: `${TRANSACTIONS_PATH}:report` })
+  async report(@Param('intent') id: string, @Req() req: FastifyRequest): Promise<ActionResult> {
+    checkId(id);
+    const hash = hashOf(req);
+    const intent = await this.intents.report(id, hash);
+    return { data: view(intent), message: `The transaction is ${intent.status}` };
+  }
+
+  @Get(':intent')
+  @GuardedRoute({ path: `${TRANSACTIONS_PATH}:read` })
+  async read(@Param('intent') id: string): Promise<ActionResult> {
+    checkId(id);
+    const intent = await this.intents.read(id);
+    return { data: view(intent), message: `The transaction is ${intent.status}` };
+  }
+}
+
+function checkId(id: string): void {
+  if (!isIntentId(id)) {
+    throw new ActionException(HttpStatus.BAD_REQUEST, 'Malformed transaction intent id', {
+      message: 'This is not a transaction intent id (X-Action-Intent of a transaction answer)',
+      data: { code: 'INVALID_INTENT' },
+      code: 'INVALID_INTENT',
+    });
+  }
+}
+
+/** `{"hash": "0x…"}`, else the `hash` query parameter. */
+function hashOf(req: FastifyRequest): `0x${string}` {
+  const body = req.body as { hash?: unknown } | undefined | null;
+  const query = req.query as { hash?: unknown } | undefined;
+  const hash =
+    typeof body === 'object' && body !== null && 'hash' in body ? body.hash : query?.hash;
+  if (!isTransactionHash(hash)) {
+    throw new ActionException(HttpStatus.BAD_REQUEST, 'Malformed transaction hash', {
+      message: 'Send the transaction hash as {"hash": "0x…"} (32 bytes in hex)',
+      data: { code: 'INVALID_HASH' },
+      code: 'INVALID_HASH',
+    });
+  }
+  return hash;
+}
+
+export function view(intent: TransactionIntent): IntentView {
+  return {
+    intent: intent.id,
+    action: intent.action,
+    chainId: intent.chainId,
+    status: intent.status,
+    ...(intent.hash !== undefined && { hash: intent.hash }),
+    ...(intent.blockNumber !== undefined && { blockNumber: intent.blockNumber }),
+    updatedAt: intent.updatedAt,
+  };
+}

@@ -1,0 +1,157 @@
+import { Global, Injectable, Module } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { EventEmitter, once } from 'node:events';
+import { type HDAccount, type Hash, keccak256 } from 'viem';
+import { sendTokenAction } from '../../src/actions/send-token/send-token.action';
+import { SendTokenModule } from '../../src/actions/send-token/send-token.module';
+import {
+  OnTransactionOutcome,
+  OUTCOME_SINK,
+  type OutcomeSink,
+  type TransactionOutcome,
+} from '../../src/outcomes';
+import type { LocalChain } from '../../src/testing/evm/local-chain';
+import { deserializeTransaction } from '../../src/testing/evm/wallet';
+import { type ActionAnswer, runAction } from './platform';
+
+/** Every outcome the hook below was told of, across the apps of a suite, in order. */
+export const heardOutcomes: TransactionOutcome[] = [];
+export const outcomeEvents = new EventEmitter();
+
+/** A team's hook, as an action module would declare it: send-token's four settled statuses. */
+@Injectable()
+export class OutcomeRecorder {
+  @OnTransactionOutcome(sendTokenAction, 'confirmed', 'reverted', 'mismatch', 'expired')
+  record(outcome: TransactionOutcome): void {
+    heardOutcomes.push(outcome);
+    outcomeEvents.emit(`${outcome.intent.id}:${outcome.status}`, outcome);
+  }
+}
+
+/** What the sink below was handed, as a webhooks module's sink would be. */
+export const sunkOutcomes: TransactionOutcome[] = [];
+
+@Injectable()
+class RecordingSink implements OutcomeSink {
+  deliver(outcome: TransactionOutcome): Promise<void> {
+    sunkOutcomes.push(outcome);
+    return Promise.resolve();
+  }
+}
+
+/** An OutcomeSink bound the way a webhooks module binds one: a global module exporting it. */
+@Global()
+@Module({
+  providers: [{ provide: OUTCOME_SINK, useClass: RecordingSink }],
+  exports: [OUTCOME_SINK],
+})
+export class RecordingSinkModule {}
+
+@Module({ imports: [SendTokenModule], providers: [OutcomeRecorder] })
+export class SendTokenWithHookModule {}
+
+/** Resolves once the hook heard `status` for `intent` (or at once if it already has). */
+export async function heard(intent: string, status: string): Promise<TransactionOutcome> {
+  const past = heardOutcomes.find((o) => o.intent.id === intent && o.status === status);
+  if (past) return past;
+  const [outcome] = (await once(outcomeEvents, `${intent}:${status}`)) as [TransactionOutcome];
+  return outcome;
+}
+
+export const heardCount = (intent: string): number =>
+  heardOutcomes.filter((o) => o.intent.id === intent).length;
+
+export interface IntentAnswer extends ActionAnswer {
+  intent: string;
+}
+
+/** A send-token answer for `user`, with the intent its header names. */
+export async function sendTokenIntent(
+  app: NestFastifyApplication,
+  params: Record<string, string>,
+  user: string,
+): Promise<IntentAnswer> {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/api/send-token?${new URLSearchParams(params).toString()}`,
+    headers: { 'x-wallet-address': user },
+  });
+  const intent = response.headers['x-action-intent'];
+  if (response.statusCode !== 200 || typeof intent !== 'string') {
+    throw new Error(`No intent: ${response.statusCode} ${response.body}`);
+  }
+  return { status: response.statusCode, body: response.json(), intent };
+}
+
+/**
+ * Signs and sends like a wallet that ignores a refusal (gas set by hand): the hash is known
+ * before the node answers, so a transaction that reverts (Hardhat mines it and answers its
+ * revert as the send's error) still has one. `waitForReceipt: false` for a chain that does not
+ * mine on its own (automine off).
+ */
+export async function sendAnyway(
+  chain: LocalChain,
+  account: HDAccount,
+  serialized: string,
+  { waitForReceipt = true }: { waitForReceipt?: boolean } = {},
+): Promise<Hash> {
+  const tx = deserializeTransaction(serialized);
+  const client = chain.publicClient;
+  const [nonce, fees] = await Promise.all([
+    client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
+    client.estimateFeesPerGas(),
+  ]);
+  const raw = await account.signTransaction({
+    ...tx,
+    type: 'eip1559',
+    nonce,
+    gas: 300_000n,
+    ...fees,
+  });
+  const hash = keccak256(raw);
+  await client.sendRawTransaction({ serializedTransaction: raw }).catch(() => undefined);
+  if (waitForReceipt) await client.waitForTransactionReceipt({ hash });
+  return hash;
+}
+
+export interface Answered<T = Record<string, unknown>> {
+  status: number;
+  body: { success: boolean; data?: T; error?: string; statusCode: number } & Record<
+    string,
+    unknown
+  >;
+}
+
+export interface IntentData {
+  intent: string;
+  action: string;
+  chainId: number;
+  status: string;
+  hash?: string;
+  blockNumber?: string;
+  updatedAt: number;
+}
+
+export async function reportHash(
+  app: NestFastifyApplication,
+  intent: string,
+  hash: unknown,
+): Promise<Answered<IntentData>> {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/api/transactions/${intent}`,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ hash }),
+  });
+  return { status: response.statusCode, body: response.json() };
+}
+
+export async function readIntent(
+  app: NestFastifyApplication,
+  intent: string,
+): Promise<Answered<IntentData>> {
+  const response = await app.inject({ method: 'GET', url: `/api/transactions/${intent}` });
+  return { status: response.statusCode, body: response.json() };
+}
+
+export { runAction };
