@@ -21,6 +21,8 @@ const PATH = '/api/mint-nft';
 
 interface Minted {
   status: number;
+  /** The transaction answer's intent (X-Action-Intent). */
+  intent: string | null;
   body: Record<string, unknown> & {
     params?: { functionName: string; args: Record<string, string> };
   };
@@ -99,7 +101,11 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
       body: form,
       headers: { 'x-wallet-address': user.address },
     });
-    return { status: response.status, body: (await response.json()) as Minted['body'] };
+    return {
+      status: response.status,
+      intent: response.headers.get('x-action-intent'),
+      body: (await response.json()) as Minted['body'],
+    };
   }
 
   const read = <T>(functionName: string, args: unknown[]): Promise<T> =>
@@ -208,6 +214,7 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
       const answer = await mint(fields());
       expect(answer).toEqual({
         status,
+        intent: null, // a refusal records no intent
         body: { error, code: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR' },
       });
       expect(readdirSync(storageDir, { withFileTypes: true })).toHaveLength(before);
@@ -221,6 +228,7 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
       );
       expect(answer).toEqual({
         status: 503,
+        intent: null,
         body: {
           error: 'NFT minting is not configured on Local Fuji (chain 43113)',
           code: 'NOT_CONFIGURED',
@@ -249,25 +257,50 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
     await onS3.listen(0, '127.0.0.1');
     const s3Base = await onS3.getUrl();
     const image = png(48, 48, 11);
-    const { status, body } = await mint(
+    const { status, body, intent } = await mint(
       { image: new Blob([image]), name: 'On S3' },
       `${s3Base}${PATH}`,
     );
     expect(status).toBe(200);
+    expect(intent).toEqual(expect.any(String));
     const tokenUri = body.params!.args.uri;
     expect(tokenUri).toMatch(new RegExp(`^${s3Base}/nft/[0-9a-f]{64}\\.json$`));
     const stored = await fetch(body.params!.args.image);
     expect(stored.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await stored.arrayBuffer()).equals(image)).toBe(true);
 
+    // The mint's hook (mint-nft.outcomes.ts) keeps the files once the reported mint is confirmed.
+    const storage = onS3.get(NftStorage);
+    const keep = storage.keepMintCall.bind(storage);
+    const kept = new Promise<boolean>((resolve) => {
+      jest.spyOn(storage, 'keepMintCall').mockImplementation(async (data) => {
+        const answer = await keep(data);
+        resolve(answer);
+        return answer;
+      });
+    });
+    // Before it is confirmed, the upload is pending: a sweep past the TTL would delete it.
     const { receipt } = await signAndSend(chain, user, body.serializedTransaction as string);
     expect(receipt.status).toBe('success');
-    // What the outcomes hook does with a confirmed mint-nft intent's calldata.
-    const tx = await chain.publicClient.getTransaction({ hash: receipt.transactionHash });
-    const storage = onS3.get(NftStorage);
-    expect(await storage.keepMintCall(tx.input)).toBe(true);
+    const report = await fetch(`${s3Base}/api/transactions/${intent}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ hash: receipt.transactionHash }),
+    });
+    expect(report.status).toBe(200);
+    expect(await kept).toBe(true);
     // Past the pending TTL, what was minted stays.
     expect(await storage.sweep(Date.now() + 2 * 86_400_000)).toEqual([]);
     expect((await fetch(tokenUri)).status).toBe(200);
+  });
+
+  it('sweeps what an unconfirmed mint uploaded once its pending time is over', async () => {
+    const { status, body } = await mint({ image: new Blob([png(40, 40, 12)]), name: 'Never sent' });
+    expect(status).toBe(200);
+    const storage = app.get(NftStorage);
+    const swept = await storage.sweep(Date.now() + 2 * 86_400_000);
+    const id = (uri: string): string => uri.slice(uri.lastIndexOf('/') + 1);
+    expect(swept).toEqual(expect.arrayContaining([id(body.params!.args.uri)]));
+    expect((await fetch(body.params!.args.uri)).status).toBe(404);
   });
 });

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ENV } from '../../config/env';
 import { TransactionModule } from '../../kit';
 import { MintNftController } from './mint-nft.controller';
+import { MintNftOutcomes } from './mint-nft.outcomes';
 import { MintNftService } from './mint-nft.service';
 import {
   loadNftStorageConfig,
@@ -20,6 +21,7 @@ import { S3Store } from './storage/s3.store';
   controllers: [MintNftController, NftFilesController],
   providers: [
     MintNftService,
+    MintNftOutcomes,
     NftStorage,
     NftFilesThrottlerGuard,
     { provide: NFT_STORAGE_CONFIG, useFactory: loadNftStorageConfig, inject: [ENV] },
