@@ -1,0 +1,120 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { type Address, type HDAccount } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { verifyWebhook } from '../../src/kit';
+import { createTestApp } from '../support/app.factory';
+import {
+  type DexFixture,
+  deployDexFixture,
+  fixtureChainEntry,
+  fundUser,
+  writeChainFile,
+} from '../../src/testing/evm/dex-fixture';
+import { type LocalChain, startLocalChain } from '../../src/testing/evm/local-chain';
+import { signAndSend } from '../../src/testing/evm/wallet';
+import {
+  heard,
+  heardCount,
+  readIntent,
+  reportHash,
+  SendTokenWithHookModule,
+  sendTokenIntent,
+} from '../support/outcomes.helper';
+import { WebhookReceiver } from '../support/webhook.receiver';
+
+const FUJI = 43113;
+const SECRET = 'outcome-webhook-secret-of-32-chars!';
+
+/**
+ * The whole path of issue 20 on a local chain, with nothing stood in for: send-token answered,
+ * signed and sent by the test, its hash reported, the watcher confirming it from the chain, the
+ * team's hook told once and a signed webhook delivered once, after a first attempt answered 500.
+ */
+describe('Transaction outcomes, from the answer to the webhook', () => {
+  let chain: LocalChain;
+  let fixture: DexFixture;
+  let user: HDAccount;
+  let receiver: WebhookReceiver;
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    chain = await startLocalChain({ chainId: FUJI });
+    fixture = await deployDexFixture(chain);
+    user = chain.accounts[1];
+    await fundUser(chain, fixture, user);
+    const entry = fixtureChainEntry(fixture, {
+      name: 'Local Fuji',
+      rpcUrl: chain.rpcUrl,
+      native: 'AVAX',
+      wrapped: 'WAVAX',
+    });
+    receiver = await WebhookReceiver.start();
+    // The first attempt of every delivery fails; the retry is accepted.
+    receiver.answer = (nth) => (nth === 1 ? 500 : 200);
+    app = await createTestApp({
+      env: {
+        CHAIN_CONFIG_FILE: writeChainFile({ [FUJI]: { ...entry, pools: [] } }),
+        OUTCOME_POLL_MS: '50',
+        WEBHOOK_URL: receiver.url,
+        WEBHOOK_SECRET: SECRET,
+        WEBHOOK_BACKOFF_MS: '20',
+      },
+      actions: [SendTokenWithHookModule],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await receiver?.close();
+    await chain?.stop();
+  });
+
+  it('confirms a reported send, tells the hook once and delivers one signed webhook after a 500', async () => {
+    const to: Address = privateKeyToAccount(generatePrivateKey()).address;
+    const { intent, body } = await sendTokenIntent(
+      app,
+      { token: 'AVAX', recipient: to, amount: '0.25' },
+      user.address,
+    );
+    const { receipt } = await signAndSend(chain, user, body.serializedTransaction as string);
+    expect(receipt.status).toBe('success');
+
+    expect((await reportHash(app, intent, receipt.transactionHash)).status).toBe(200);
+    await heard(intent, 'confirmed');
+    const read = await readIntent(app, intent);
+    expect(read.body.data).toMatchObject({
+      status: 'confirmed',
+      hash: receipt.transactionHash,
+      blockNumber: receipt.blockNumber.toString(),
+    });
+
+    const id = `${intent}.confirmed`;
+    await receiver.until(() => receiver.of(id).some((request) => request.answered === 200));
+    const attempts = receiver.of(id);
+    expect(attempts.map((request) => request.answered)).toEqual([500, 200]);
+    for (const attempt of attempts) {
+      const verified = verifyWebhook({
+        secret: SECRET,
+        headers: attempt.headers,
+        rawBody: attempt.body,
+      });
+      expect(verified).toMatchObject({ ok: true, id });
+    }
+    expect(JSON.parse(attempts[1].body)).toEqual({
+      id,
+      type: 'transaction.confirmed',
+      intent,
+      action: '/api/send-token',
+      chainId: FUJI,
+      user: user.address,
+      hash: receipt.transactionHash,
+      blockNumber: receipt.blockNumber.toString(),
+      occurredAt: expect.any(String),
+    });
+
+    // Reported again: nothing settles twice, the hook is not told again, no second delivery.
+    expect((await reportHash(app, intent, receipt.transactionHash)).status).toBe(200);
+    expect(heardCount(intent)).toBe(1);
+    expect(receiver.received.filter((r) => r.headers['x-webhook-id'] === id)).toHaveLength(2);
+  });
+});
