@@ -29,7 +29,7 @@ export class CoreModule {
       module: CoreModule,
       imports: [
         AppConfigModule.forRoot(config, env),
-        TelemetryModule,
+        TelemetryModule.forRoot(),
         OutboundModule,
         KitModule.forRoot(miniApps),
         PublishingModule,

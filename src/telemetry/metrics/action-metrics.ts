@@ -33,14 +33,15 @@ export class RouteMetrics {
     private readonly mode: string,
   ) {}
 
-  record(status: number, seconds: number): void {
+  /** `seconds` unknown for an answer written before a request was read: counted, not timed. */
+  record(status: number, seconds?: number): void {
     let counter = this.byStatus.get(status);
     if (!counter) {
       counter = this.requests.labels(this.action, this.mode, String(status));
       this.byStatus.set(status, counter);
     }
     counter.inc();
-    this.duration.observe(seconds);
+    if (seconds !== undefined) this.duration.observe(seconds);
   }
 }
 
