@@ -4,10 +4,14 @@
  * loaded. With tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT nor OTEL_TRACES_EXPORTER) the SDK is
  * not even loaded.
  */
+import { checkConfiguration } from './config/configuration.check';
 import { loadTracingConfig } from './config/tracing.config';
 import type * as TracingSdk from './telemetry/tracing/tracing.sdk';
 
 try {
+  // Every configuration problem at once, before anything starts (bootstrap checks again, with
+  // the feature modules' loaders registered by then).
+  checkConfiguration(process.env);
   const config = loadTracingConfig(process.env);
   if (config.exporter !== 'none') {
     // A require, not an import: the SDK loads only when tracing is on, and before the app.
