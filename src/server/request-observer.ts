@@ -8,16 +8,23 @@ import type { Logger } from 'pino';
 import { ActionRegistry } from '../kit/action.registry';
 import { ROOT_LOGGER } from '../telemetry/logging/logging.providers';
 import { ActionMetrics, type RouteMetrics } from '../telemetry/metrics/action-metrics';
-import { endRequestSpan, startRequestSpan, withinSpan } from '../telemetry/tracing/request-span';
+import {
+  endRequestSpan,
+  startRequestSpan,
+  traceFields,
+  withinSpan,
+} from '../telemetry/tracing/request-span';
 import { isTracingActive } from '../telemetry/tracing/tracing-state';
 import { enterScope, type RequestScope } from '../telemetry/request-scope';
 import type { EdgeAnswer, EdgeReplies, EdgeSource } from './edge/edge-reply';
+import { levelOf, writeEdgeLine } from './edge/edge-access-line';
 
 /** nginx's code for a request whose client left before its answer was written. */
 const CLIENT_CLOSED = 499;
 
-/** Server errors at `error`, where alerts look; refusals and successes at `info`. */
-const levelOf = (status: number): 'error' | 'info' => (status >= 500 ? 'error' : 'info');
+/** The health checks: logged at debug, never traced. */
+const isProbe = (route: string | undefined): boolean =>
+  route === '/health' || (route?.startsWith('/health/') ?? false);
 
 interface RouteEntry {
   /** The declared path or route pattern; `unknown` when no route matched. */
@@ -101,7 +108,8 @@ export class RequestObserver {
     // `close` comes once for every response, answered or abandoned; onResponse misses the latter.
     reply.raw.once('close', () => this.end(req, reply, scope));
     const serve = (): void => enterScope(req, this.logger, scope, done);
-    if (!tracing) return serve();
+    // Probes every few seconds from every load balancer would drown the traces that matter.
+    if (!tracing || isProbe(req.routeOptions.url)) return serve();
     const { span, context } = startRequestSpan(req);
     scope.span = span;
     withinSpan(context, serve);
@@ -139,6 +147,7 @@ export class RequestObserver {
         bytes: bytes === undefined ? undefined : Number(bytes),
         ip: req.ip,
         errorCode: scope.errorCode,
+        ...(scope.span && traceFields(scope.span)),
       },
       aborted
         ? 'request abandoned by the client'
@@ -161,20 +170,7 @@ export class RequestObserver {
       return;
     }
     this.unknown.metrics.record(answer.status);
-    const level = levelOf(answer.status);
-    if (!this.logger.isLevelEnabled(level)) return;
-    this.logger[level](
-      {
-        reqId: answer.headers['x-request-id'],
-        method: req?.method,
-        route: this.unknown.route,
-        status: answer.status,
-        bytes: Number(answer.headers['content-length']),
-        ip: req?.socket.remoteAddress ?? ip,
-        reason,
-      },
-      'request refused before routing',
-    );
+    writeEdgeLine(this.logger, answer, { req, ip, reason });
   }
 
   private entryFor(req: FastifyRequest): RouteEntry {
@@ -195,7 +191,7 @@ export class RequestObserver {
     let entry = this.routes.get(route);
     if (!entry) {
       // Bounded: routes and action paths are declared in code.
-      const quiet = route === '/health' || route.startsWith('/health/');
+      const quiet = isProbe(route);
       entry = { route, quiet, metrics: this.metrics.route(route, 'none') };
       this.routes.set(route, entry);
     }
