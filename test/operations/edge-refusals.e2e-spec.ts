@@ -73,6 +73,12 @@ describe('refusals before routing are logged and counted', () => {
     );
   });
 
+  it('400 for a URL the router cannot decode', async () => {
+    await expectRecorded(400, () =>
+      exchange(port, 'GET /api/%E0%A4%A HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
+    );
+  });
+
   it('431 for headers over the limit', async () => {
     await expectRecorded(431, () =>
       exchange(
