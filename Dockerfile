@@ -1,7 +1,15 @@
 # syntax=docker/dockerfile:1
 
+# The base image of every stage, pinned by digest: `node:24-slim` alone is a moving tag, so two
+# builds of one commit could run different Node or Debian patches. Refresh it deliberately:
+#   docker buildx imagetools inspect node:24-slim   (the index digest, all platforms)
+# and check the image in a build before committing. This digest was taken from public projects
+# pinning node:24-slim (2025-08), not looked up in the registry from the machine that wrote it;
+# a wrong digest fails the build loudly. test/deploy checks every FROM carries @sha256.
+ARG NODE_IMAGE=node:24-slim@sha256:a9f5f7c91a432850b2a8a7797adf5eadb6c733ceed61167806cee7ea7fbc29df
+
 # Build stage: full dependencies (the Nest CLI and TypeScript) to compile src/ into dist/.
-FROM node:24-slim AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -14,14 +22,14 @@ RUN npm run build
 # of viem, abitype and ox that npm installs otherwise and the service never loads; no production
 # package needs its install script (@scarf/scarf's only reports the install to its vendor).
 # test/deploy/image.e2e-spec.ts checks both, and that nothing else is left out.
-FROM node:24-slim AS deps
+FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund
 
 # Runtime stage: production dependencies and the compiled output only, owned by root and run as
 # the unprivileged `node` user (uid 1000) of the official image.
-FROM node:24-slim AS runtime
+FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json ./

@@ -1,4 +1,7 @@
 import { ConsoleLogger, Logger, type Type } from '@nestjs/common';
+import { checkConfiguration } from './config/configuration.check';
+import { ConfigError } from './config/env';
+import { bootWarnings } from './server/boot-warnings';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
@@ -19,6 +22,8 @@ export interface BootstrapOptions {
 /** The production start: main.ts calls it after tracing is loaded; the bench's servers too. */
 export async function bootstrap(options: BootstrapOptions = {}): Promise<void> {
   const env = process.env;
+  // Every group of variables at once, before a module is built.
+  checkConfiguration(env);
   const config = loadConfig(env);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot({ config, env, actions: options.actions, miniApps: options.miniApps }),
@@ -28,13 +33,16 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<void> {
       // Boot lines wait for the pino logger setupApp installs; should the boot fail before,
       // they are written as JSON (text in development), coloured only on a terminal.
       bufferLogs: true,
-      logger: new ConsoleLogger({
+      // A failed boot is reported by start(), not by Nest's process.abort() with a stack.
+      abortOnError: false,
+      logger: new BootLogger({
         json: config.nodeEnv !== 'development',
         colors: process.stdout.isTTY === true,
       }),
     },
   );
   setupApp(app);
+  for (const warning of bootWarnings(config, env)) new Logger('Bootstrap').warn(warning);
   await options.beforeListen?.(app);
   await app.listen(config.port, config.host);
   const logger = new Logger('Bootstrap');
@@ -46,10 +54,23 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<void> {
   GracefulShutdown.of(app).listenForSignals();
 }
 
+/**
+ * Nest's console logger for the boot, minus the stack Nest's ExceptionHandler writes for a
+ * refused configuration (a loader of a feature module): start() prints that one as its message.
+ */
+class BootLogger extends ConsoleLogger {
+  override error(message: unknown, ...rest: unknown[]): void {
+    if (message instanceof ConfigError) return;
+    super.error(message, ...rest);
+  }
+}
+
 /** Starts the service; a failed boot prints its reason (never a stack) and exits 1. */
 export function start(options?: BootstrapOptions): void {
   bootstrap(options).catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    // A configuration refused by any loader, in the one shape checkConfiguration prints.
+    if (error instanceof ConfigError) console.error(new ConfigError(error.problems).message);
+    else console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   });
 }

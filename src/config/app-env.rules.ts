@@ -1,5 +1,7 @@
 import { ValidateBy } from 'class-validator';
+import { isIP } from 'node:net';
 import { type HostPattern, parseHostPattern } from '../contract/host-syntax';
+import { ConfigError } from './env';
 
 /** Rules of the core service's variables that reach across one value (docs/configuration.md). */
 interface TimingVars {
@@ -45,9 +47,81 @@ export const AtMostRequestTimeout = (): PropertyDecorator =>
 export function checkShutdownTimings(vars: TimingVars): void {
   const { SHUTDOWN_DELAY_MS: delay, SHUTDOWN_DRAIN_MS: drain, SHUTDOWN_TIMEOUT_MS: timeout } = vars;
   if (delay + drain >= timeout) {
-    throw new Error(
-      `Invalid configuration:\n  - SHUTDOWN_DELAY_MS + SHUTDOWN_DRAIN_MS (${delay} + ${drain}) ` +
+    throw new ConfigError([
+      `SHUTDOWN_DELAY_MS + SHUTDOWN_DRAIN_MS (${delay} + ${drain}) ` +
         `must be less than SHUTDOWN_TIMEOUT_MS (${timeout})`,
-    );
+    ]);
   }
 }
+
+const parsedUrl = (value: unknown): URL | undefined => {
+  try {
+    return typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * PUBLIC_BASE_URL is the start of every URL the service publishes (metadata, token URIs): a
+ * base, with no credentials to leak, nor a query or a fragment that paths would land after.
+ */
+export const IsBaseUrl = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'isBaseUrl',
+    validator: {
+      validate: (value: unknown) => {
+        const url = parsedUrl(value);
+        return (
+          url !== undefined &&
+          url.username === '' &&
+          url.password === '' &&
+          !/[?#]/.test(value as string)
+        );
+      },
+      defaultMessage: () => '$property must carry no credentials, query or fragment',
+    },
+  });
+
+/** An origin as browsers send it: scheme, host and optional port; no path, not even `/`. */
+const isOrigin = (entry: string): boolean => {
+  const url = parsedUrl(entry);
+  return url !== undefined && /^https?:$/.test(url.protocol) && url.origin === entry;
+};
+
+export const IsOriginList = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'isOriginList',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' && list(value).length > 0 && list(value).every(isOrigin),
+      defaultMessage: () =>
+        '$property must be a comma-separated list of origins as browsers send them ' +
+        '(http(s)://host[:port], lower case, no path or trailing slash; leave it unset to allow any)',
+    },
+  });
+
+/** proxy-addr's names for address ranges, which Fastify's trustProxy accepts too. */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+const isProxy = (entry: string): boolean => {
+  if (PROXY_RANGES.has(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+};
+
+export const IsProxyList = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'isProxyList',
+    validator: {
+      validate: (value: unknown) =>
+        value === 'false' ||
+        (typeof value === 'string' && list(value).length > 0 && list(value).every(isProxy)),
+      defaultMessage: () =>
+        '$property must be false or a comma-separated list of IP addresses, CIDRs ' +
+        '(10.0.0.0/8) or loopback, linklocal, uniquelocal',
+    },
+  });

@@ -19,7 +19,10 @@ import {
   AtMostRequestTimeout,
   checkShutdownTimings,
   hostList,
+  IsBaseUrl,
   IsHostList,
+  IsOriginList,
+  IsProxyList,
   list,
 } from './app-env.rules';
 
@@ -71,14 +74,16 @@ class CoreEnv {
   @MaxLength(MAX_PUBLISHED_URL_LENGTH)
   METADATA_ICON_URL?: string;
 
+  /** Base of every published URL (metadata, token URIs); unset: the request's host. No credentials, query or fragment. */
   @IsOptional()
   @IsUrl(httpUrlRule)
+  @IsBaseUrl()
   @MaxLength(MAX_PUBLISHED_URL_LENGTH)
   PUBLIC_BASE_URL?: string;
 
-  /** Comma-separated origins allowed to call actions; unset allows any origin. */
+  /** Comma-separated origins allowed to call actions (`https://app.example.com`, no path); unset allows any origin. */
   @IsOptional()
-  @IsString()
+  @IsOriginList()
   ALLOWED_ORIGINS?: string;
 
   @IsOptional()
@@ -94,14 +99,19 @@ class CoreEnv {
 
   /** Comma-separated proxy addresses or CIDRs whose X-Forwarded-For is believed. */
   @IsOptional()
-  @Matches(/^(false|[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*)$/, {
-    message: 'TRUST_PROXY must be false or a comma-separated list of addresses or CIDRs',
-  })
+  @IsProxyList()
   TRUST_PROXY = 'false';
 
   @IsOptional()
   @IsUrl({ require_tld: false, protocols: ['redis', 'rediss'] })
   REDIS_URL?: string;
+
+  /** How many replicas run, as a hint: above 1 without REDIS_URL the boot warns (as it does under Kubernetes). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  REPLICAS?: number;
 
   /** Put before every key this service writes in Redis, so services (or test runs) can share one. */
   @IsOptional()
@@ -188,6 +198,8 @@ export interface AppConfig {
   redisUrl?: string;
   /** Before every Redis key (counters and cached results); empty by default. */
   redisKeyPrefix: string;
+  /** REPLICAS: how many replicas the deployment says run, when it says. */
+  replicas?: number;
   shutdownTimeoutMs: number;
   /** Deadlines for a request to arrive (headers, whole request) and for an idle connection. */
   requestTimeoutMs: number;
@@ -222,6 +234,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: vars.TRUST_PROXY === 'false' ? [] : list(vars.TRUST_PROXY),
     redisUrl: vars.REDIS_URL,
     redisKeyPrefix: vars.REDIS_KEY_PREFIX,
+    replicas: vars.REPLICAS,
     shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
     requestTimeoutMs: vars.REQUEST_TIMEOUT_MS,
     headersTimeoutMs:

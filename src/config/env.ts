@@ -15,6 +15,21 @@ export const toBool = ({ value }: { value: unknown }): unknown =>
   value === 'true' ? true : value === 'false' ? false : value;
 
 /**
+ * A refused configuration: each problem names its variable (`NAME=shown value: reason`). Every
+ * loader throws it; checkConfiguration gathers them all into one, printed at boot as its message
+ * alone, never with a stack.
+ */
+export class ConfigError extends Error {
+  constructor(
+    readonly problems: readonly string[],
+    what = 'configuration',
+  ) {
+    super(`Invalid ${what}:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
  * Validates environment variables against a class-validator class (defaults as property
  * initialisers); a bad value stops the boot with every problem named. The message may reach any
  * log: URL-valued settings show only their scheme and host (see shownValue).
@@ -34,7 +49,7 @@ export function readEnv<T extends object>(
       (e) =>
         `${e.property}=${shownValue(e.property, e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
     );
-    throw new Error(`Invalid ${what}:\n  - ${problems.join('\n  - ')}`);
+    throw new ConfigError(problems, what);
   }
   return vars;
 }

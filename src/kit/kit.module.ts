@@ -22,7 +22,7 @@ import {
 import { loadUploadConfig, UPLOAD_CONFIG, type UploadConfig } from '../config/upload.config';
 import type { MiniAppDeclaration } from '../contract/mini-app.types';
 import { ChainsModule } from '../evm/chains/chains.module';
-import { REDIS } from '../telemetry/redis/redis.provider';
+import { REDIS, RedisStatus } from '../telemetry/redis/redis.provider';
 import { ACTION_CALL_PROPERTY } from './action-call';
 import { ActionExceptionFilter } from './action-exception.filter';
 import { ActionRegistry } from './action.registry';
@@ -90,9 +90,12 @@ export class KitModule implements OnModuleInit {
         },
         {
           provide: THROTTLER_STORE,
-          inject: [THROTTLE_CONFIG, REDIS],
-          useFactory: (throttle: ThrottleConfig, redis: Redis | null): ThrottlerStorage =>
-            createThrottlerStorage(throttle, redis),
+          inject: [THROTTLE_CONFIG, REDIS, RedisStatus],
+          useFactory: (
+            throttle: ThrottleConfig,
+            redis: Redis | null,
+            status: RedisStatus,
+          ): ThrottlerStorage => createThrottlerStorage(throttle, redis, status),
         },
         { provide: REGISTERED_MINI_APPS, useValue: miniApps },
         { provide: MINI_APPS_CONFIG, useFactory: loadMiniAppsConfig, inject: [ENV] },

@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { CACHE_CONFIG, type CacheConfig, loadCacheConfig } from '../config/cache.config';
 import { ENV } from '../config/env';
-import { REDIS } from '../telemetry/redis/redis.provider';
+import { REDIS, RedisStatus } from '../telemetry/redis/redis.provider';
 import { CacheStore } from './cache/cache.store';
 import { createCacheStore } from './cache/cache-store.factory';
 import { ResultCache } from './cache/result-cache';
@@ -17,9 +17,9 @@ import { ResultCache } from './cache/result-cache';
     { provide: CACHE_CONFIG, useFactory: loadCacheConfig, inject: [ENV] },
     {
       provide: CacheStore,
-      inject: [CACHE_CONFIG, REDIS],
-      useFactory: (cache: CacheConfig, redis: Redis | null): CacheStore =>
-        createCacheStore(cache, redis),
+      inject: [CACHE_CONFIG, REDIS, RedisStatus],
+      useFactory: (cache: CacheConfig, redis: Redis | null, status: RedisStatus): CacheStore =>
+        createCacheStore(cache, redis, status),
     },
     ResultCache,
   ],

@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { type Env, readEnv, toInt } from '../config/env';
+import { registerConfigCheck } from '../config/configuration.check';
 
 export const OUTCOMES_CONFIG = Symbol('OUTCOMES_CONFIG');
 
@@ -85,3 +86,6 @@ export function loadOutcomesConfig(env: Env): OutcomesConfig {
     hookBackoffMs: vars.OUTCOME_HOOK_BACKOFF_MS,
   };
 }
+
+// Refused at boot together with every other group of variables (checkConfiguration).
+registerConfigCheck(loadOutcomesConfig);

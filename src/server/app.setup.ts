@@ -65,20 +65,26 @@ const edgeReplies = (config: AppConfig): EdgeReplies =>
 /** Nest's own body parsers stay off: setupApp reads every body as JSON, empty bodies included. */
 export const APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
 
+/** The edge replies each adapter's server answers with, for setupApp to observe and reuse. */
+const EDGE_REPLIES = new WeakMap<FastifyAdapter, EdgeReplies>();
+
 export function createAdapter(config: AppConfig): FastifyAdapter {
-  return new FastifyAdapter({
+  const replies = edgeReplies(config);
+  const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     // Only listed proxies may set the client IP through X-Forwarded-For (rate limits key on it).
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     requestIdHeader: false,
     genReqId: requestId,
     // Request deadlines; parser errors, timeouts and bad URLs answered in the envelope.
-    ...edgeServerOptions(config, edgeReplies(config)),
+    ...edgeServerOptions(config, replies),
     // GracefulShutdown closes Fastify only once every connection has ended; should it be closed
     // earlier, requests on open connections are still served and not cut, never a bare 503.
     return503OnClosing: false,
     forceCloseConnections: false,
   });
+  EDGE_REPLIES.set(adapter, replies);
+  return adapter;
 }
 
 /** Everything main.ts and the tests both need on top of the module graph. */
@@ -87,8 +93,10 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   const config = app.get<AppConfig>(APP_CONFIG);
   // Nest's Logger writes JSON lines through pino, with the request's id while one is served.
   app.useLogger(app.get(PinoNestLogger));
-  // Access lines, metrics and spans, from the first hook on: refused requests count too.
-  app.get(RequestObserver).install(app);
+  // Access lines, metrics and spans, from the first hook on: refused requests count too, and so
+  // do the answers written before routing (parser errors, deadlines, `Expect`).
+  const replies = EDGE_REPLIES.get(app.getHttpAdapter() as FastifyAdapter) ?? edgeReplies(config);
+  app.get(RequestObserver).install(app, replies);
   const { allowedOrigins } = config;
 
   // Clients send JSON, sometimes with no body or a missing/odd content type: read any body as
@@ -105,12 +113,7 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   // multipart/form-data is left unread until the guards have passed: the kit's to read.
   const uploadCap = KitModule.setup(app);
   // Connection cap, and `Expect` answered before any body is read.
-  hardenServer(
-    fastify.server,
-    config,
-    edgeReplies(config),
-    (req) => uploadCap(req) ?? config.bodyLimitBytes,
-  );
+  hardenServer(fastify.server, config, replies, (req) => uploadCap(req) ?? config.bodyLimitBytes);
 
   fastify.addHook('onRequest', (_req, reply, done) => {
     void reply.headers({

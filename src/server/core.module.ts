@@ -32,7 +32,7 @@ export class CoreModule {
       module: CoreModule,
       imports: [
         AppConfigModule.forRoot(config, env),
-        TelemetryModule,
+        TelemetryModule.forRoot(),
         OutboundModule,
         KitModule.forRoot(miniApps),
         WebhooksModule.forRoot(config, env),

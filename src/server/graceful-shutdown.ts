@@ -23,6 +23,8 @@ const registry = new WeakMap<NestFastifyApplication, GracefulShutdown>();
 export class GracefulShutdown {
   private readonly logger = new Logger('Shutdown');
   private draining = false;
+  /** What the shutdown is waiting on: named if the timeout strikes. */
+  private phase = 'waiting for the pre-stop delay';
   private stopping?: Promise<number>;
 
   private constructor(
@@ -82,7 +84,7 @@ export class GracefulShutdown {
           (shutdownDelayMs > 0 ? `; listener closes in ${shutdownDelayMs} ms` : ''),
       );
       if ((await Promise.race([this.drainAndClose(), expired])) === 'stopped') return 0;
-      this.logger.error(`Requests still running after ${shutdownTimeoutMs} ms: exiting`);
+      this.logger.error(`Shutdown still ${this.phase} after ${shutdownTimeoutMs} ms: exiting`);
     } catch (error: unknown) {
       this.logger.error(
         `Shutdown failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -107,11 +109,13 @@ export class GracefulShutdown {
     const drained = new Promise<void>((resolve) =>
       NetServer.prototype.close.call(server, () => resolve()),
     );
+    this.phase = 'waiting for requests to finish (open connections)';
     this.logger.log('Listener closed: serving open connections until they close');
     // A keep-alive socket that carried no request during the drain gets no answer to close it.
     const idle = setTimeout(() => server.closeIdleConnections(), shutdownDrainMs).unref();
     await drained;
     clearTimeout(idle);
+    this.phase = 'closing the application (Redis, the last trace export)';
     await this.app.close();
     this.logger.log('Stopped: every accepted request was answered');
     return 'stopped';

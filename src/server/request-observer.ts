@@ -1,21 +1,34 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { ActionRegistry } from '../kit/action.registry';
 import { ROOT_LOGGER } from '../telemetry/logging/logging.providers';
 import { ActionMetrics, type RouteMetrics } from '../telemetry/metrics/action-metrics';
-import { endRequestSpan, startRequestSpan, withinSpan } from '../telemetry/tracing/request-span';
+import {
+  endRequestSpan,
+  startRequestSpan,
+  traceFields,
+  withinSpan,
+} from '../telemetry/tracing/request-span';
 import { isTracingActive } from '../telemetry/tracing/tracing-state';
 import { enterScope, type RequestScope } from '../telemetry/request-scope';
+import type { EdgeAnswer, EdgeReplies, EdgeSource } from './edge/edge-reply';
+import { levelOf, writeEdgeLine } from './edge/edge-access-line';
 
 /** nginx's code for a request whose client left before its answer was written. */
 const CLIENT_CLOSED = 499;
 
+/** The health checks: logged at debug, never traced. */
+const isProbe = (route: string | undefined): boolean =>
+  route === '/health' || (route?.startsWith('/health/') ?? false);
+
 interface RouteEntry {
-  /** The declared path or route pattern; undefined when no route matched. */
-  route?: string;
+  /** The declared path or route pattern; `unknown` when no route matched. */
+  route: string;
   /** `data` or `transaction` when the request runs an action. */
   mode?: 'data' | 'transaction';
   /** Health checks are logged at debug, like CORS preflights. */
@@ -25,6 +38,8 @@ interface RouteEntry {
 
 interface ObservedScope extends RequestScope {
   startedAt: number;
+  /** The status of an answer the HTTP layer wrote instead (a 408 cutting a trickling body). */
+  edgeStatus?: number;
 }
 
 /**
@@ -38,6 +53,9 @@ export class RequestObserver {
   private readonly actions = new Map<string, RouteEntry>();
   private readonly routes = new Map<string, RouteEntry>();
   private readonly unknown: RouteEntry;
+  /** Requests being served, by socket and by request: what an edge answer may cut short. */
+  private readonly serving = new WeakMap<Socket, FastifyRequest>();
+  private readonly scopes = new WeakMap<IncomingMessage, ObservedScope>();
 
   constructor(
     registry: ActionRegistry,
@@ -54,14 +72,21 @@ export class RequestObserver {
       };
       this.actions.set(path, entry);
     }
-    this.unknown = { quiet: false, metrics: metrics.route('unknown', 'none') };
+    this.unknown = { route: 'unknown', quiet: false, metrics: metrics.route('unknown', 'none') };
   }
 
   /**
    * Called once by setupApp. The adapter's own first hook runs this one, ahead of CORS preflights
    * and of the adapter's refusals, so every routed request is observed.
    */
-  install(app: NestFastifyApplication): void {
+  install(app: NestFastifyApplication, edge: EdgeReplies): void {
+    edge.observe({
+      servedOn: (socket) => {
+        const req = this.serving.get(socket);
+        return req && { req: req.raw, id: req.id };
+      },
+      refused: (answer, from) => this.refusedAtEdge(answer, from),
+    });
     const tracing = isTracingActive();
     const adapter = app.getHttpAdapter();
     if (!(adapter instanceof FastifyAdapter)) throw new Error('RequestObserver needs Fastify');
@@ -78,10 +103,13 @@ export class RequestObserver {
   ): void {
     const scope: ObservedScope = { id: req.id, startedAt: performance.now() };
     this.metrics.requestStarted();
+    this.serving.set(req.raw.socket, req);
+    this.scopes.set(req.raw, scope);
     // `close` comes once for every response, answered or abandoned; onResponse misses the latter.
     reply.raw.once('close', () => this.end(req, reply, scope));
     const serve = (): void => enterScope(req, this.logger, scope, done);
-    if (!tracing) return serve();
+    // Probes every few seconds from every load balancer would drown the traces that matter.
+    if (!tracing || isProbe(req.routeOptions.url)) return serve();
     const { span, context } = startRequestSpan(req);
     scope.span = span;
     withinSpan(context, serve);
@@ -89,22 +117,23 @@ export class RequestObserver {
 
   private end(req: FastifyRequest, reply: FastifyReply, scope: ObservedScope): void {
     this.metrics.requestEnded();
+    if (this.serving.get(req.raw.socket) === req) this.serving.delete(req.raw.socket);
     const durationMs = performance.now() - scope.startedAt;
     // Ended, not finished: an answer written to a client that left at that moment still counts.
-    const aborted = !reply.raw.writableEnded;
-    const status = aborted ? CLIENT_CLOSED : reply.statusCode;
+    const aborted = !reply.raw.writableEnded && scope.edgeStatus === undefined;
+    const status = scope.edgeStatus ?? (aborted ? CLIENT_CLOSED : reply.statusCode);
     const entry = this.entryFor(req);
     entry.metrics.record(status, durationMs / 1000);
     if (scope.span) {
       endRequestSpan(scope.span, req.method, {
-        route: entry.route,
+        route: entry === this.unknown ? undefined : entry.route,
         mode: entry.mode,
         status,
         errorCode: scope.errorCode,
         aborted,
       });
     }
-    const level = entry.quiet || req.method === 'OPTIONS' ? 'debug' : 'info';
+    const level = entry.quiet || req.method === 'OPTIONS' ? 'debug' : levelOf(status);
     if (!this.logger.isLevelEnabled(level)) return;
     const bytes = reply.getHeader('content-length');
     this.logger[level](
@@ -119,9 +148,30 @@ export class RequestObserver {
         ip: req.ip,
         errorCode: scope.errorCode,
         intent: scope.intent,
+        ...(scope.span && traceFields(scope.span)),
       },
-      aborted ? 'request abandoned by the client' : 'request completed',
+      aborted
+        ? 'request abandoned by the client'
+        : scope.edgeStatus
+          ? 'request cut short by the HTTP layer'
+          : 'request completed',
     );
+  }
+
+  /**
+   * An answer written before Fastify saw a request (a header overflow, a bad Content-Length, a
+   * deadline, a declared body over the limit after `Expect: 100-continue`): one access line and
+   * one count under `unknown`, like any unrouted request. Not timed: it never started.
+   */
+  private refusedAtEdge(answer: EdgeAnswer, { req, ip, reason }: EdgeSource): void {
+    const served = req && this.scopes.get(req);
+    // A request already observed gets its own line, with its route, when its response closes.
+    if (served) {
+      served.edgeStatus = answer.status;
+      return;
+    }
+    this.unknown.metrics.record(answer.status);
+    writeEdgeLine(this.logger, answer, { req, ip, reason });
   }
 
   private entryFor(req: FastifyRequest): RouteEntry {
@@ -142,7 +192,7 @@ export class RequestObserver {
     let entry = this.routes.get(route);
     if (!entry) {
       // Bounded: routes and action paths are declared in code.
-      const quiet = route === '/health' || route.startsWith('/health/');
+      const quiet = isProbe(route);
       entry = { route, quiet, metrics: this.metrics.route(route, 'none') };
       this.routes.set(route, entry);
     }

@@ -2,6 +2,7 @@ import type { Span } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
 import { type Store, storage } from 'nestjs-pino/storage';
 import type { Logger } from 'pino';
+import { traceFields } from './tracing/request-span';
 
 /** What the service knows of the request being served, wherever it is in the call chain. */
 export interface RequestScope {
@@ -32,7 +33,11 @@ class ScopeStore implements Store {
   ) {}
 
   get logger(): Logger {
-    return (this.child ??= this.root.child({ reqId: this.scope.id }));
+    // A traced request's lines carry its trace and span ids too, joining logs to the trace.
+    const span = this.scope.span;
+    return (this.child ??= this.root.child(
+      span ? { reqId: this.scope.id, ...traceFields(span) } : { reqId: this.scope.id },
+    ));
   }
 
   /** nestjs-pino's `PinoLogger.assign` replaces it with a child carrying more fields. */

@@ -1,5 +1,6 @@
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
@@ -118,11 +119,43 @@ export function referenceProblems(resources: Rendered[]): string[] {
       if (!pods.some(({ pod }) => matches(selector?.matchLabels, pod.metadata?.labels)))
         problems.push(`${where}: selector matches no pod template`);
     }
+    if (kind === 'NetworkPolicy') problems.push(...policyProblems(resource, pods));
     if (kind === 'HorizontalPodAutoscaler') {
       const target = (resource.object as unknown as IHorizontalPodAutoscaler).spec?.scaleTargetRef;
       if (!exists(String(target?.kind), target?.name))
         problems.push(`${where}: scaleTargetRef ${target?.kind}/${target?.name} does not exist`);
     }
+  }
+  return problems;
+}
+
+/** A NetworkPolicy selects pods, allows from pods that exist, on ports they name. */
+function policyProblems(
+  resource: Rendered,
+  pods: { owner: string; pod: IPodTemplateSpec }[],
+): string[] {
+  const where = nameOf(resource);
+  const spec = (resource.object as unknown as INetworkPolicy).spec;
+  const selected = pods.filter(({ pod }) =>
+    matches(spec?.podSelector.matchLabels, pod.metadata?.labels),
+  );
+  if (selected.length === 0) return [`${where}: podSelector matches no pod template`];
+  const problems: string[] = [];
+  const named = new Set(
+    selected.flatMap(({ pod }) =>
+      (pod.spec?.containers ?? []).flatMap((c) => (c.ports ?? []).map((port) => port.name)),
+    ),
+  );
+  for (const rule of spec?.ingress ?? []) {
+    for (const { port } of rule.ports ?? [])
+      if (typeof port === 'string' && !named.has(port))
+        problems.push(`${where}: port ${port} is no container port of the pods it selects`);
+    for (const { podSelector } of rule.from ?? [])
+      if (
+        podSelector &&
+        !pods.some(({ pod }) => matches(podSelector.matchLabels, pod.metadata?.labels))
+      )
+        problems.push(`${where}: an ingress podSelector matches no pod template`);
   }
   return problems;
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, PersistentVolumeClaim, Secret, Service } from 'kubernetes-models/v1';
 import ts from 'typescript';
@@ -19,6 +20,10 @@ const KINDS: Record<string, Kind> = {
   'autoscaling/v2 HorizontalPodAutoscaler': {
     model: HorizontalPodAutoscaler,
     types: 'autoscaling/v2/HorizontalPodAutoscaler',
+  },
+  'networking.k8s.io/v1 NetworkPolicy': {
+    model: NetworkPolicy,
+    types: 'networking.k8s.io/v1/NetworkPolicy',
   },
   'policy/v1 PodDisruptionBudget': {
     model: PodDisruptionBudget,

@@ -93,7 +93,7 @@ describe('Logs: JSON lines carrying the request id', () => {
     expect(response.statusCode).toBe(404);
     const line = accessLine(response.headers);
     expect(line).toMatchObject({ method: 'GET', status: 404, errorCode: 'NOT_FOUND' });
-    expect(line).not.toHaveProperty('route');
+    expect(line).toHaveProperty('route', 'unknown');
     expect(testLogs.raw().join('')).not.toMatch(/no\/such|S3CRET/);
   });
 

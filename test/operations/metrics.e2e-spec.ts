@@ -133,7 +133,7 @@ describe('Prometheus metrics on their own listener', () => {
       ).toBeDefined();
     }
     expect(valueOf(samples, 'dynamic_action_in_flight_requests')).toBe(0);
-    expect(valueOf(samples, 'dynamic_action_redis_up')).toBe(0);
+    expect(valueOf(samples, 'dynamic_action_redis_up')).toBe(-1); // no REDIS_URL: not configured, not "down";
     for (const family of FAMILIES) expect(text).toContain(`# TYPE ${family} `);
 
     // Labels are bounded: no raw URL, no upstream address.

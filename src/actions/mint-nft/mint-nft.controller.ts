@@ -1,6 +1,7 @@
 import { Inject, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
+import { permanentBaseUrl } from '../../config/published-base-url';
 import {
   ActionContext,
   ActionController,
@@ -26,7 +27,7 @@ export class MintNftController {
     @Req() req: FastifyRequest,
   ): Promise<ExecutionResponse> {
     // Token URIs are permanent: set PUBLIC_BASE_URL in production rather than trust Host.
-    const baseUrl = this.config.publicBaseUrl ?? `${req.protocol}://${req.host}`;
+    const baseUrl = permanentBaseUrl(this.config, req);
     return this.mintNft.build(params, context, baseUrl);
   }
 }

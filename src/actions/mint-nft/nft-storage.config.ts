@@ -14,6 +14,7 @@ import {
 } from 'class-validator';
 import { resolve } from 'node:path';
 import { type Env, httpUrlRule, readEnv, toBool, toInt } from '../../config/env';
+import { registerConfigCheck } from '../../config/configuration.check';
 
 export const NFT_STORAGE_CONFIG = Symbol('NFT_STORAGE_CONFIG');
 
@@ -167,3 +168,6 @@ export function loadNftStorageConfig(env: Env): NftStorageConfig {
     }),
   };
 }
+
+// Refused at boot together with every other group of variables (checkConfiguration).
+registerConfigCheck(loadNftStorageConfig);

@@ -1,5 +1,6 @@
 import { IsOptional, IsUrl } from 'class-validator';
 import { type Env, httpUrlRule, readEnv } from '../../config/env';
+import { registerConfigCheck } from '../../config/configuration.check';
 
 export const PRICES_CONFIG = Symbol('PRICES_CONFIG');
 
@@ -21,3 +22,6 @@ export interface PricesConfig {
 export function loadPricesConfig(env: Env): PricesConfig {
   return { apiUrl: readEnv(PricesEnv, env, 'price configuration').PRICE_API_URL };
 }
+
+// Refused at boot together with every other group of variables (checkConfiguration).
+registerConfigCheck(loadPricesConfig);

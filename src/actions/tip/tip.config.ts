@@ -1,6 +1,7 @@
 import { IsOptional, ValidateBy } from 'class-validator';
 import { type Address, getAddress, isAddress } from 'viem';
 import { type Env, readEnv } from '../../config/env';
+import { registerConfigCheck } from '../../config/configuration.check';
 
 /** EIP-55 mixed case, exactly: a typo in one character is caught by the checksum, not paid to. */
 const IsChecksummedAddress = (): PropertyDecorator =>
@@ -35,3 +36,6 @@ export function loadTipConfig(env: Env): TipConfig {
   const vars = readEnv(TipEnv, env, 'tip configuration');
   return { recipient: vars.TIP_RECIPIENT as Address | undefined };
 }
+
+// Refused at boot together with every other group of variables (checkConfiguration).
+registerConfigCheck(loadTipConfig);

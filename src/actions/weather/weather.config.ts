@@ -1,5 +1,6 @@
 import { IsOptional, IsUrl } from 'class-validator';
 import { type Env, httpUrlRule, readEnv } from '../../config/env';
+import { registerConfigCheck } from '../../config/configuration.check';
 
 export const WEATHER_CONFIG = Symbol('WEATHER_CONFIG');
 
@@ -25,3 +26,6 @@ export function loadWeatherConfig(env: Env): WeatherConfig {
   const vars = readEnv(WeatherEnv, env, 'weather configuration');
   return { geocodingUrl: vars.WEATHER_GEOCODING_URL, forecastUrl: vars.WEATHER_FORECAST_URL };
 }
+
+// Refused at boot together with every other group of variables (checkConfiguration).
+registerConfigCheck(loadWeatherConfig);

@@ -6,6 +6,7 @@ import { ChainFileChecker } from './chain-file.check';
 import defaults from './chains.default.json';
 import { type Env, readEnv } from '../../config/env';
 import { loadExternalConfig } from '../../config/external.config';
+import { registerConfigCheck } from '../../config/configuration.check';
 
 export const CHAINS_CONFIG = Symbol('CHAINS_CONFIG');
 export const TRANSACTION_CONFIG = Symbol('TRANSACTION_CONFIG');
@@ -160,3 +161,6 @@ export function defaultTokenOptions(
   }
   return [...symbols].map((symbol) => ({ label: symbol, value: symbol }));
 }
+
+// Refused at boot together with every other group of variables (checkConfiguration).
+registerConfigCheck(loadTransactionConfig);

@@ -2,6 +2,7 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import type { ThrottleConfig } from '../../config/throttle.config';
+import type { RedisBreaker } from '../../telemetry/redis/redis.provider';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { ResilientThrottlerStorage } from './resilient-throttler.storage';
 
@@ -12,10 +13,12 @@ export const THROTTLER_STORE = Symbol('THROTTLER_STORE');
 export function createThrottlerStorage(
   config: ThrottleConfig,
   redis: Redis | null,
+  breaker?: RedisBreaker,
 ): ThrottlerStorage {
   if (!redis) return new MemoryThrottlerStorage({ maxKeys: config.maxKeys });
   return new ResilientThrottlerStorage(
     new ThrottlerStorageRedisService(redis),
     config.onStoreError,
+    breaker,
   );
 }

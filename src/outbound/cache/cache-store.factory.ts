@@ -1,11 +1,16 @@
 import type Redis from 'ioredis';
 import type { CacheConfig } from '../../config/cache.config';
+import type { RedisBreaker } from '../../telemetry/redis/redis.provider';
 import { type CacheStore, MemoryCacheStore } from './cache.store';
 import { RedisCacheStore } from './redis-cache.store';
 
 /** Redis, shared by every replica, when configured; else process memory, bounded by entries. */
-export function createCacheStore(config: CacheConfig, redis: Redis | null): CacheStore {
+export function createCacheStore(
+  config: CacheConfig,
+  redis: Redis | null,
+  breaker?: RedisBreaker,
+): CacheStore {
   return redis
-    ? new RedisCacheStore(redis)
+    ? new RedisCacheStore(redis, breaker)
     : new MemoryCacheStore({ maxEntries: config.maxEntries });
 }

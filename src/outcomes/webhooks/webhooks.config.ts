@@ -10,6 +10,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { type Env, httpUrlRule, readEnv, toInt } from '../../config/env';
+import { registerConfigCheck } from '../../config/configuration.check';
 
 export const WEBHOOKS_CONFIG = Symbol('WEBHOOKS_CONFIG');
 
@@ -83,3 +84,6 @@ export function loadWebhooksConfig(env: Env): WebhooksConfig {
     memoryMax: vars.WEBHOOK_MEMORY_MAX,
   };
 }
+
+// Refused at boot together with every other group of variables (checkConfiguration).
+registerConfigCheck(loadWebhooksConfig);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** The CORS headers every answer carries, as src/app.setup.ts configures them. */
 export interface EdgeCors {
@@ -15,6 +16,24 @@ export interface EdgeAnswer {
   status: number;
   headers: Record<string, string>;
   body: string;
+}
+
+/**
+ * Told of every answer written outside Fastify's request cycle, so it is logged and counted like
+ * the others (RequestObserver). `req` when the request line and headers were read; else the
+ * client's `ip`, read before its socket was closed.
+ */
+export interface EdgeListener {
+  /** The request being served on `socket` when a deadline cut it: its answer carries its id. */
+  servedOn(socket: Socket): { req: IncomingMessage; id: string } | undefined;
+  refused(answer: EdgeAnswer, from: EdgeSource): void;
+}
+
+export interface EdgeSource {
+  req?: IncomingMessage;
+  ip?: string;
+  /** Node's error code, or what was refused: a constant, never client text. */
+  reason: string;
 }
 
 /** User-readable texts of the errors the HTTP layer raises before a route runs. */
@@ -35,10 +54,27 @@ const TEXTS: Record<number, { error: string; message: string }> = {
  * envelope with the CORS headers and an x-request-id, as the exception filter does for the rest.
  */
 export class EdgeReplies {
+  private listener?: EdgeListener;
+
   constructor(
     private readonly cors: EdgeCors,
     private readonly newRequestId: (req: IncomingMessage) => string,
   ) {}
+
+  /** Set once by setupApp: the request observer. */
+  observe(listener: EdgeListener): void {
+    this.listener = listener;
+  }
+
+  /** Reports an answer written outside the request cycle (see EdgeListener). */
+  refused(answer: EdgeAnswer, from: EdgeSource): void {
+    this.listener?.refused(answer, from);
+  }
+
+  /** The request a parser error or deadline on `socket` cut short, if one was being served. */
+  servedOn(socket: Socket): { req: IncomingMessage; id: string } | undefined {
+    return this.listener?.servedOn(socket);
+  }
 
   /** `req` when the request line and headers were read; `requestId` when one was assigned. */
   answer(status: number, req?: IncomingMessage, requestId?: string): EdgeAnswer {

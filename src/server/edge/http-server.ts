@@ -44,8 +44,13 @@ export function edgeServerOptions(config: AppConfig, replies: EdgeReplies): Edge
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
       // Like Node's own handler: the answer goes straight to the socket, which then closes.
       const status = CLIENT_ERROR_STATUS[error.code] ?? 400;
-      if (socket.writable) socket.write(replies.raw(replies.answer(status)));
+      // A deadline may cut a request already being served (its body trickling in): same id.
+      const served = replies.servedOn(socket);
+      const answer = replies.answer(status, served?.req, served?.id);
+      const ip = socket.remoteAddress;
+      if (socket.writable) socket.write(replies.raw(answer));
       socket.destroy();
+      replies.refused(answer, { req: served?.req, ip, reason: error.code ?? 'client error' });
     },
     // A URL Fastify's router cannot decode, a path parameter too long: answered before routing.
     frameworkErrors: (error, req, reply) => {
@@ -53,6 +58,7 @@ export function edgeServerOptions(config: AppConfig, replies: EdgeReplies): Edge
         error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 400;
       const answer = replies.answer(status, req.raw, req.id);
       void reply.code(answer.status).headers(answer.headers).send(answer.body);
+      replies.refused(answer, { req: req.raw, reason: error.code });
     },
   };
 }
@@ -71,11 +77,17 @@ export function hardenServer(
   // A declared body over the limit is refused before `100 Continue`, so it is never sent.
   server.on('checkContinue', (req, res) => {
     if (Number(req.headers['content-length']) > bodyLimit(req)) {
-      replies.send(res, replies.answer(413, req));
+      const answer = replies.answer(413, req);
+      replies.send(res, answer);
+      replies.refused(answer, { req, reason: 'declared body over the limit' });
       return;
     }
     res.writeContinue();
     server.emit('request', req, res);
   });
-  server.on('checkExpectation', (req, res) => replies.send(res, replies.answer(417, req)));
+  server.on('checkExpectation', (req, res) => {
+    const answer = replies.answer(417, req);
+    replies.send(res, answer);
+    replies.refused(answer, { req, reason: 'unsupported Expect' });
+  });
 }

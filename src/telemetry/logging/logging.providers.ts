@@ -1,10 +1,5 @@
-import type { Provider } from '@nestjs/common';
-import {
-  Logger as PinoNestLogger,
-  PARAMS_PROVIDER_TOKEN,
-  type Params,
-  PinoLogger,
-} from 'nestjs-pino';
+import type { DynamicModule, Provider } from '@nestjs/common';
+import { LoggerModule, type Params } from 'nestjs-pino';
 import type { DestinationStream, Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import { OBSERVABILITY_CONFIG, type ObservabilityConfig } from '../../config/observability.config';
@@ -13,15 +8,8 @@ import { createRootLogger, LOG_DESTINATION } from './root-logger';
 /** The process's pino logger (nestjs-pino's, the access lines'). */
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
-/**
- * nestjs-pino's `Logger` (installed as Nest's logger by setupApp) and `PinoLogger`, writing
- * through the root logger; while a request is served, through the child RequestObserver binds to
- * its id (see observability/request-scope.ts). LoggerModule is not imported: its only other work is a Nest
- * middleware (pino-http) binding that child, which costs every request tens of microseconds
- * through Nest's middleware layer for what one hook does.
- */
+/** The root logger and where it writes: stdout; the tests override it with a stream they read. */
 export const loggingProviders: Provider[] = [
-  // stdout; the tests override it with a stream they read.
   { provide: LOG_DESTINATION, useValue: null },
   {
     provide: ROOT_LOGGER,
@@ -37,11 +25,23 @@ export const loggingProviders: Provider[] = [
         destination: destination ?? undefined,
       }),
   },
-  {
-    provide: PARAMS_PROVIDER_TOKEN,
-    inject: [ROOT_LOGGER],
-    useFactory: (logger: Logger): Params => ({ pinoHttp: { logger } }),
-  },
-  PinoLogger,
-  PinoNestLogger,
 ];
+
+/**
+ * nestjs-pino's own module, global, writing through the root logger: a team's provider injects
+ * `PinoLogger`, `@InjectPinoLogger('Context')` or Nest's `Logger` as nestjs-pino documents, and
+ * while a request is served its lines carry the request's id (the child RequestObserver binds,
+ * see telemetry/request-scope.ts). Called at boot, not at import: `@InjectPinoLogger` contexts are
+ * collected as classes are declared, so the action modules must all be loaded first.
+ * Its pino-http middleware stays off (`forRoutes: []`): one Fastify hook binds the request's
+ * logger for a fraction of what Nest's middleware layer costs per request.
+ */
+export const pinoLoggerModule = (): DynamicModule =>
+  LoggerModule.forRootAsync({
+    inject: [ROOT_LOGGER],
+    useFactory: (logger: Logger): Params => ({
+      pinoHttp: { logger },
+      useExisting: true,
+      forRoutes: [],
+    }),
+  });

@@ -33,14 +33,15 @@ export class RouteMetrics {
     private readonly mode: string,
   ) {}
 
-  record(status: number, seconds: number): void {
+  /** `seconds` unknown for an answer written before a request was read: counted, not timed. */
+  record(status: number, seconds?: number): void {
     let counter = this.byStatus.get(status);
     if (!counter) {
       counter = this.requests.labels(this.action, this.mode, String(status));
       this.byStatus.set(status, counter);
     }
     counter.inc();
-    this.duration.observe(seconds);
+    if (seconds !== undefined) this.duration.observe(seconds);
   }
 }
 
@@ -127,10 +128,12 @@ export class ActionMetrics {
   constructor(@Optional() redis?: RedisStatus) {
     new Gauge({
       name: 'dynamic_action_redis_up',
-      help: '1 while the Redis of REDIS_URL is connected; 0 while it is down or not configured',
+      help: '1 while the Redis of REDIS_URL answers; 0 while it is down or not answering; -1 when no REDIS_URL is configured',
       registers: [this.registry],
       collect() {
-        this.set(redis?.state() === 'up' ? 1 : 0);
+        const state = redis?.state() ?? 'disabled';
+        // Not configured is its own value: an alert on `== 0` fires only for a Redis that is out.
+        this.set(state === 'up' ? 1 : state === 'down' ? 0 : -1);
       },
     });
     const lookups = (result: CacheLookupResult): CounterChild => {

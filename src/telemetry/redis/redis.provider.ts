@@ -11,46 +11,73 @@ import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 /** Injection token of the shared ioredis client; `null` when REDIS_URL is unset. */
 export const REDIS = Symbol('REDIS');
 
+/** How long a command (and the health PING) may wait on a stalled server. */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+
 /**
  * A client tuned for rate limiting: commands fail at once while disconnected (no offline queue)
- * and within a bound when the server stalls, so no request ever waits on a dead Redis; it keeps
- * reconnecting in the background and shared limits resume when Redis is back.
+ * and within a bound when the server stalls; it keeps reconnecting in the background and shared
+ * limits resume when Redis is back. A stalled server (connected, never answering) is RedisStatus's
+ * breaker's to see: the socket stays open, so the client alone would make every request wait.
  */
 export function createRedisClient(url: string, keyPrefix = ''): Redis {
   return new Redis(url, {
     keyPrefix,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    commandTimeout: 500,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     connectTimeout: 1000,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
   });
 }
 
-const BOOT_WAIT_MS = 2000;
+/**
+ * What the stores built on Redis (rate-limit counters, the result cache) ask before each command
+ * and tell after a failed one: while it says unusable they fall back at once, without waiting.
+ */
+export interface RedisBreaker {
+  usable(): boolean;
+  failed(error: unknown): void;
+}
 
-/** Tracks the connection so outages are logged once (down, then back) and readiness can report it. */
+const BOOT_WAIT_MS = 2000;
+/** A PING this often: a Redis that stops answering is seen without any request waiting on it. */
+export const REDIS_PROBE_INTERVAL_MS = 1000;
+
+/**
+ * Tracks the connection and whether Redis answers, so outages are logged once (down, then back),
+ * readiness and `dynamic_action_redis_up` report them, and the stores skip Redis while it is out.
+ * Down is either disconnected, or connected and not answering: a command or the probe's PING timed
+ * out (the breaker is open). The probe closes the breaker by itself when a PING is answered again.
+ */
 @Injectable()
-export class RedisStatus implements OnModuleInit, OnApplicationShutdown {
+export class RedisStatus implements OnModuleInit, OnApplicationShutdown, RedisBreaker {
   private readonly logger = new Logger('Redis');
-  private up = false;
+  private connected = false;
+  /** Open: connected, but a command went unanswered; closed again by an answered PING. */
+  private open = false;
   /** Whether the current outage was logged already. */
   private reported = false;
+  private probing = false;
+  private timer?: NodeJS.Timeout;
 
   constructor(@Inject(REDIS) private readonly redis: Redis | null) {
     redis?.on('ready', () => {
       this.logger.log('Connected: rate limits and cache are shared');
-      this.up = true;
+      this.connected = true;
+      this.open = false;
       this.reported = false;
     });
-    redis?.on('error', (error: Error) => this.down(error.message));
-    redis?.on('end', () => this.down('connection closed'));
+    redis?.on('error', (error: Error) => this.disconnected(error.message));
+    redis?.on('end', () => this.disconnected('connection closed'));
   }
 
   /** Gives Redis a moment to connect before the first request; boots without it after that. */
   async onModuleInit(): Promise<void> {
     const redis = this.redis;
-    if (!redis || redis.status === 'ready') return;
+    if (!redis) return;
+    this.timer = setInterval(() => void this.probe(), REDIS_PROBE_INTERVAL_MS).unref();
+    if (redis.status === 'ready') return;
     await new Promise<void>((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
@@ -65,20 +92,56 @@ export class RedisStatus implements OnModuleInit, OnApplicationShutdown {
   /** `disabled` when no REDIS_URL is configured. */
   state(): 'up' | 'down' | 'disabled' {
     if (!this.redis) return 'disabled';
-    return this.up && this.redis.status === 'ready' ? 'up' : 'down';
+    return this.usable() ? 'up' : 'down';
+  }
+
+  usable(): boolean {
+    return this.connected && !this.open && this.redis?.status === 'ready';
+  }
+
+  /** A command failed while connected: stop sending until a PING is answered. */
+  failed(error: unknown): void {
+    if (!this.usable()) return;
+    this.open = true;
+    this.report(`not answering: ${(error as Error)?.message ?? String(error)}`);
   }
 
   async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
     if (!this.redis || this.redis.status === 'end') return;
-    this.up = false;
+    this.connected = false;
     this.redis.removeAllListeners('end');
     await this.redis.quit().catch(() => this.redis?.disconnect());
   }
 
-  private down(reason: string): void {
+  /** One PING at a time; it fails within the command timeout when the server stalls. */
+  private async probe(): Promise<void> {
+    const redis = this.redis;
+    if (!redis || this.probing || redis.status !== 'ready' || !this.connected) return;
+    this.probing = true;
+    try {
+      await redis.ping();
+      if (this.open) {
+        this.open = false;
+        this.reported = false;
+        this.logger.log('Answering again: rate limits and cache are shared');
+      }
+    } catch (error) {
+      this.failed(error);
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  private disconnected(reason: string): void {
+    this.connected = false;
+    this.report(reason);
+  }
+
+  /** Logs an outage once, however it shows (errors, timeouts), until Redis is back. */
+  private report(reason: string): void {
     if (!this.reported) this.logger.error(`Unavailable (${reason}); retrying in the background`);
     this.reported = true;
-    this.up = false;
   }
 }
 

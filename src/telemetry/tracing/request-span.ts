@@ -29,6 +29,8 @@ export function startRequestSpan(req: FastifyRequest): RequestSpan {
         'http.request.method': req.method,
         'url.scheme': req.protocol,
         'client.address': req.ip,
+        // The id of the access line and every log line of the request: search one, find the other.
+        'dynamic_action.request_id': req.id,
       },
     },
     parent,
@@ -71,3 +73,9 @@ export function endRequestSpan(
 /** Runs `next` (the rest of the request) with the request's span active. */
 export const withinSpan = (spanContext: Context, next: () => void): void =>
   context.with(spanContext, next);
+
+/** What joins a request's log lines to its trace: its ids, as the log field names `trace_id`, `span_id`. */
+export function traceFields(span: Span): { trace_id: string; span_id: string } {
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}

@@ -25,8 +25,21 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import type { TracingConfig } from '../../config/tracing.config';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ReportingExporter } from './reporting-exporter';
 import { runningTracing, setRunningTracing, type TracingHandle } from './tracing-state';
 import { upstreamSpanAttributes } from './upstream-spans';
+
+/** package.json's version, the same from src/ and dist/ (both three levels below the root). */
+function serviceVersion(): string | undefined {
+  try {
+    const pkg = readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8');
+    return (JSON.parse(pkg) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}
 
 function sampler({ sampler: name, sampleRatio }: TracingConfig): Sampler {
   const ratio = new TraceIdRatioBasedSampler(sampleRatio);
@@ -66,14 +79,16 @@ export function startTracing(config: TracingConfig, exporter?: SpanExporter): Tr
   context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const provider = new TracerProvider({
+    // service.version from package.json, unless OTEL_RESOURCE_ATTRIBUTES names another.
     resource: defaultResource()
+      .merge(resourceFromAttributes({ 'service.version': serviceVersion() }))
       .merge(detectResources({ detectors: [envDetector] }))
       .merge(resourceFromAttributes({ 'service.name': config.serviceName })),
     sampler: sampler(config),
     spanProcessors: [
       exporter
-        ? new SimpleSpanProcessor({ exporter })
-        : new BatchSpanProcessor({ exporter: exporterFor(config) }),
+        ? new SimpleSpanProcessor({ exporter: new ReportingExporter(exporter) })
+        : new BatchSpanProcessor({ exporter: new ReportingExporter(exporterFor(config)) }),
     ],
   });
   trace.setGlobalTracerProvider(provider);
