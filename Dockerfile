@@ -19,7 +19,9 @@ RUN npm run build
 
 # Production dependencies, in a stage of their own: the runtime stage takes node_modules and
 # nothing of npm's cache or logs. --omit=optional leaves out TypeScript (23 MB), an optional peer
-# of viem, abitype and ox that npm installs otherwise and the service never loads; no production
+# of viem, abitype and ox that npm installs otherwise and the service never loads, and
+# msgpackr-extract, the optional native encoder of BullMQ's msgpackr (it encodes in JavaScript
+# without it); no production
 # package needs its install script (@scarf/scarf's only reports the install to its vendor).
 # test/deploy/image.e2e-spec.ts checks both, and that nothing else is left out.
 FROM ${NODE_IMAGE} AS deps
