@@ -1,7 +1,7 @@
 import type { Hash } from 'viem';
 import { ActionException } from '../contract/action.exception';
 import type { ChainVerdict, IntentVerifier } from './intent-verifier';
-import { IntentsService } from './intents.service';
+import { IntentsService, MAX_LOOK_INTERVAL_MS } from './intents.service';
 import { MemoryIntentStore } from './memory-intent.store';
 import type { OutcomeHooks } from './outcome-hooks';
 import type { OutcomeMetrics } from './outcome-metrics';
@@ -12,9 +12,9 @@ const HASH: Hash = `0x${'aa'.repeat(32)}`;
 const OTHER: Hash = `0x${'bb'.repeat(32)}`;
 const TTL = 60_000;
 
-function setup(verdicts: (ChainVerdict | Error)[]) {
-  const store = new MemoryIntentStore(100, TTL * 2);
-  const config = { ttlMs: TTL, pollMs: 1_000 } as OutcomesConfig;
+function setup(verdicts: (ChainVerdict | Error)[], ttlMs = TTL) {
+  const store = new MemoryIntentStore(100, ttlMs * 2);
+  const config = { ttlMs, pollMs: 1_000 } as OutcomesConfig;
   const verify = jest.fn(() => {
     const next = verdicts.shift() ?? { status: 'submitted' };
     return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
@@ -99,6 +99,38 @@ describe('IntentsService', () => {
     await service.report('i'.repeat(32), HASH);
     await service.report('i'.repeat(32), HASH.toUpperCase().replace('0X', '0x') as Hash);
     expect(verify).toHaveBeenCalledTimes(1);
+  });
+
+  it('looks at a hash nobody mines less often as it ages, at most every five minutes', async () => {
+    const DAY = 86_400_000;
+    const { service, store, verify } = setup([], DAY);
+    const start = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(start);
+    try {
+      await service.record(intent(start));
+      await service.report('i'.repeat(32), HASH);
+      /** Whether the watcher finds the intent due at `at` (claiming it leases it: given back). */
+      const dueAt = async (at: number): Promise<boolean> => {
+        const due = await store.claimDue(at, at, 1);
+        return due.length === 1;
+      };
+      expect(await dueAt(start + 999)).toBe(false);
+      expect(await dueAt(start + 1_000)).toBe(true);
+      // An hour without the chain mining it: the next look is five minutes away, not one second.
+      const hourLater = start + 3_600_000;
+      clock.mockReturnValue(hourLater);
+      await service.checkById('i'.repeat(32));
+      expect(verify).toHaveBeenCalledTimes(2);
+      expect(await dueAt(hourLater + MAX_LOOK_INTERVAL_MS - 1)).toBe(false);
+      expect(await dueAt(hourLater + MAX_LOOK_INTERVAL_MS)).toBe(true);
+      // Twenty seconds after the report: a tenth of that, two seconds.
+      clock.mockReturnValue(start + 20_000);
+      await service.checkById('i'.repeat(32));
+      expect(await dueAt(start + 21_999)).toBe(false);
+      expect(await dueAt(start + 22_000)).toBe(true);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('an unknown intent is a 404', async () => {

@@ -21,6 +21,9 @@ import {
 } from './outcome.types';
 import { OUTCOMES_CONFIG, type OutcomesConfig } from './outcomes.config';
 
+/** The longest wait between two looks at a submitted intent (see nextLook). */
+export const MAX_LOOK_INTERVAL_MS = 5 * 60_000;
+
 export const isSettled = (status: IntentStatus): status is SettledStatus =>
   (SETTLED_STATUSES as readonly string[]).includes(status);
 
@@ -109,7 +112,7 @@ export class IntentsService {
       const verdict = await this.verifier.verify(intent, intent.hash);
       const blockNumber = verdict.blockNumber?.toString();
       if (verdict.status === 'submitted' && blockNumber === intent.blockNumber) {
-        await this.store.replace(stored, intent, now + this.config.pollMs);
+        await this.store.replace(stored, intent, this.nextLook(intent, now));
         return intent;
       }
       return this.move(stored, { status: verdict.status, blockNumber });
@@ -117,9 +120,20 @@ export class IntentsService {
       this.logger.debug(
         `Intent ${intent.id}: the chain did not answer (${logText(String(error))})`,
       );
-      await this.store.replace(stored, intent, now + this.config.pollMs);
+      await this.store.replace(stored, intent, this.nextLook(intent, now));
       return intent;
     }
+  }
+
+  /**
+   * When to look again at a submitted intent the chain has not settled: every OUTCOME_POLL_MS at
+   * first, then a tenth of the time since it last moved, at most every five minutes. A hash that
+   * is never mined (dropped, or of another chain) then costs a few hundred looks in a day of
+   * INTENT_TTL_S, not one per poll.
+   */
+  private nextLook(intent: TransactionIntent, now: number): number {
+    const quiet = now - intent.updatedAt;
+    return now + Math.min(Math.max(this.config.pollMs, quiet / 10), MAX_LOOK_INTERVAL_MS);
   }
 
   /** The watcher's look at one due intent. */
