@@ -36,6 +36,7 @@ import { createThrottlerStorage, THROTTLER_STORE } from './throttling/throttler-
 import { throttlerOptions } from './throttling/throttling.options';
 import { UploadBodyGuard } from './upload-body.guard';
 import { isUpload, registerMultipart } from './uploads/multipart.setup';
+import { UploadAdmission } from './uploads/upload-admission';
 import { UserContextGuard } from './user-context.guard';
 
 /**
@@ -98,6 +99,7 @@ export class KitModule implements OnModuleInit {
         { provide: MINI_APPS_CONFIG, useFactory: loadMiniAppsConfig, inject: [ENV] },
         MiniAppIcons,
         ActionRegistry,
+        UploadAdmission,
         { provide: APP_GUARD, useClass: OriginGuard },
         { provide: APP_GUARD, useClass: ActionThrottlerGuard },
         { provide: APP_GUARD, useClass: UploadBodyGuard },
@@ -114,6 +116,7 @@ export class KitModule implements OnModuleInit {
         MINI_APPS_CONFIG,
         MiniAppIcons,
         ActionRegistry,
+        UploadAdmission,
       ],
     };
   }
