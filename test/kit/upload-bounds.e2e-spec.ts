@@ -131,6 +131,38 @@ describe('Uploads: what the head says is checked before the body is read', () =>
   });
 });
 
+describe('Uploads: files an image parameter refuses, said clearly', () => {
+  let app: NestFastifyApplication;
+  beforeAll(async () => ({ app } = await start({})));
+  afterAll(() => app.close());
+
+  async function gallery(bytes: Buffer, filename: string): Promise<Record<string, unknown>> {
+    const { body, contentType } = await formBody([['gallery[0]', { bytes, filename }]]);
+    const response = await app.inject({
+      method: 'POST',
+      url: SMALL,
+      headers: { 'content-type': contentType },
+      payload: body,
+    });
+    expect(response.statusCode).toBe(400);
+    return response.json();
+  }
+
+  it('an SVG is no image where accept does not name it (here: no accept at all)', async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"/>');
+    expect(await gallery(svg, 'logo.svg')).toMatchObject({
+      error: 'gallery must be a raster image (SVG only where accept names image/svg+xml)',
+      data: { invalidParams: ['gallery'] },
+    });
+  });
+
+  it('a zero-byte file is an empty file, not text', async () => {
+    expect(await gallery(Buffer.alloc(0), 'photo.png')).toMatchObject({
+      error: 'gallery is an empty file',
+    });
+  });
+});
+
 describe('Uploads: bounds shared by every upload', () => {
   let app: NestFastifyApplication;
   let port: number;
