@@ -57,7 +57,16 @@ export class KitModule implements OnModuleInit {
    */
   static setup(app: NestFastifyApplication): (req: IncomingMessage) => number | undefined {
     const uploads = app.get<UploadConfig>(UPLOAD_CONFIG);
-    registerMultipart(app.getHttpAdapter().getInstance(), uploads);
+    const fastify = app.getHttpAdapter().getInstance();
+    registerMultipart(fastify, uploads);
+    // The IP limit is counted before any body is parsed (the refusal still comes in guard order).
+    const limiter = app.get(ActionThrottlerGuard);
+    const registry = app.get(ActionRegistry);
+    fastify.addHook('preParsing', async (req, _reply, payload) => {
+      const declaration = req.method === 'POST' ? registry.find(req.routeOptions.url) : undefined;
+      if (declaration) await limiter.countBeforeBody(req, declaration);
+      return payload;
+    });
     return (req) => (isUpload(req) ? uploads.maxBytes : undefined);
   }
 
@@ -100,6 +109,8 @@ export class KitModule implements OnModuleInit {
         MiniAppIcons,
         ActionRegistry,
         UploadAdmission,
+        // The same guard as a plain provider, for the hook KitModule.setup installs.
+        ActionThrottlerGuard,
         { provide: APP_GUARD, useClass: OriginGuard },
         { provide: APP_GUARD, useClass: ActionThrottlerGuard },
         { provide: APP_GUARD, useClass: UploadBodyGuard },

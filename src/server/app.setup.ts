@@ -11,6 +11,7 @@ import { edgeServerOptions, hardenServer } from './edge/http-server';
 import { RequestObserver } from './request-observer';
 import { GracefulShutdown } from './graceful-shutdown';
 import { KitModule } from '../kit/kit.module';
+import { refusedBeforeBody } from '../kit/action-throttler.guard';
 import { PublishingModule } from '../publishing/publishing.module';
 
 type ContentTypeParser = FastifyBodyParser<string>;
@@ -94,7 +95,8 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   // JSON with Fastify's own parser (prototype-poisoning keys removed), an empty one as no body.
   const fastJson = fastify.getDefaultJsonParser('remove', 'remove');
   const parseJson: ContentTypeParser = (req, body, done) => {
-    if (body.trim() === '') return done(null, undefined);
+    // A client over its IP limit is refused by the guards; its body is not worth parsing.
+    if (body.trim() === '' || refusedBeforeBody(req.raw)) return done(null, undefined);
     void fastJson(req, body, (error, value) =>
       error ? done(new BadRequestException('Request body is not valid JSON')) : done(null, value),
     );
