@@ -21,6 +21,7 @@ import {
 } from '../config/throttle.config';
 import { loadUploadConfig, UPLOAD_CONFIG, type UploadConfig } from '../config/upload.config';
 import type { MiniAppDeclaration } from '../contract/mini-app.types';
+import type { ActionDeclaration } from '../contract/action.types';
 import { ChainsModule } from '../evm/chains/chains.module';
 import { REDIS } from '../telemetry/redis/redis.provider';
 import { ACTION_CALL_PROPERTY } from './action-call';
@@ -37,7 +38,13 @@ import { throttlerOptions } from './throttling/throttling.options';
 import { UploadBodyGuard } from './upload-body.guard';
 import { isUpload, registerMultipart } from './uploads/multipart.setup';
 import { UploadAdmission } from './uploads/upload-admission';
+import { relabelMultipart } from './uploads/mislabelled-multipart';
+import { isUploadType } from './uploads/uploaded-file';
+import { getDeclaredParams } from './action-param.decorator';
 import { UserContextGuard } from './user-context.guard';
+
+const declaresUploads = (declaration: ActionDeclaration): boolean =>
+  getDeclaredParams(declaration.params).some((param) => isUploadType(param.type));
 
 /**
  * The action kit, registered once for every action: the registry of declared actions and
@@ -64,7 +71,9 @@ export class KitModule implements OnModuleInit {
     const registry = app.get(ActionRegistry);
     fastify.addHook('preParsing', async (req, _reply, payload) => {
       const declaration = req.method === 'POST' ? registry.find(req.routeOptions.url) : undefined;
-      if (declaration) await limiter.countBeforeBody(req, declaration);
+      if (!declaration) return payload;
+      await limiter.countBeforeBody(req, declaration);
+      if (declaresUploads(declaration)) await relabelMultipart(req, payload);
       return payload;
     });
     return (req) => (isUpload(req) ? uploads.maxBytes : undefined);
