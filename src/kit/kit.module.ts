@@ -31,7 +31,7 @@ import { ChainGuard } from './chain.guard';
 import { EnvelopeInterceptor } from './envelope.interceptor';
 import { REGISTERED_MINI_APPS } from './mini-app';
 import { MiniAppIcons } from './mini-app-icons';
-import { OriginGuard } from './origin.guard';
+import { originAllowed, OriginGuard } from './origin.guard';
 import { ActionThrottlerGuard } from './action-throttler.guard';
 import { createThrottlerStorage, THROTTLER_STORE } from './throttling/throttler-storage.factory';
 import { throttlerOptions } from './throttling/throttling.options';
@@ -68,11 +68,15 @@ export class KitModule implements OnModuleInit {
     registerMultipart(fastify, uploads);
     // The IP limit is counted before any body is parsed (the refusal still comes in guard order).
     const limiter = app.get(ActionThrottlerGuard);
+    const appConfig = app.get<AppConfig>(APP_CONFIG);
+    const origins = new Set(appConfig.allowedOrigins);
     const registry = app.get(ActionRegistry);
     fastify.addHook('preParsing', async (req, _reply, payload) => {
       const declaration = req.method === 'POST' ? registry.find(req.routeOptions.url) : undefined;
       if (!declaration) return payload;
-      await limiter.countBeforeBody(req, declaration);
+      // A refused origin is answered 403 by its guard, before any limit counts it.
+      if (originAllowed(appConfig, req.headers.origin, origins))
+        await limiter.countBeforeBody(req, declaration);
       if (declaresUploads(declaration)) await relabelMultipart(req, payload);
       return payload;
     });
