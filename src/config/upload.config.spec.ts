@@ -7,6 +7,9 @@ describe('upload configuration', () => {
       maxFiles: 10,
       maxFields: 200,
       maxFieldBytes: 2048,
+      maxInflightBytes: 67_108_864,
+      maxPerClient: 4,
+      spoolThresholdBytes: 65_536,
     });
     expect(loadUploadConfig({ UPLOAD_MAX_BYTES: '4096', UPLOAD_MAX_FILES: '1' }, 1)).toMatchObject({
       maxBytes: 4096,
@@ -19,9 +22,17 @@ describe('upload configuration', () => {
     ['UPLOAD_MAX_BYTES', '100'],
     ['UPLOAD_MAX_FILES', '0'],
     ['UPLOAD_MAX_FILES', '1.5'],
+    ['UPLOAD_MAX_INFLIGHT_BYTES', 'many'],
+    ['UPLOAD_MAX_PER_CLIENT', '0'],
   ])('refuses %s=%s, naming it', (name, value) => {
     expect(() => loadUploadConfig({ [name]: value }, 1)).toThrow(
       new RegExp(`^Invalid upload configuration:\\n  - ${name}=`),
     );
+  });
+
+  it('refuses an in-flight bound below the largest upload, naming both', () => {
+    expect(() =>
+      loadUploadConfig({ UPLOAD_MAX_BYTES: '8192', UPLOAD_MAX_INFLIGHT_BYTES: '4096' }, 1),
+    ).toThrow(/UPLOAD_MAX_INFLIGHT_BYTES=4096: must be at least UPLOAD_MAX_BYTES \(8192\)/);
   });
 });

@@ -4,6 +4,9 @@ import { type Env, readEnv, toInt } from './env';
 
 export const UPLOAD_CONFIG = Symbol('UPLOAD_CONFIG');
 
+/** Files up to this size stay in memory; a larger one is written to a temporary file as it arrives. */
+export const SPOOL_THRESHOLD_BYTES = 65_536;
+
 /** Limits of multipart uploads (docs/uploads.md). */
 class UploadEnv {
   /** Largest multipart request, files and fields together; crossing it is a 413 at once. */
@@ -20,6 +23,26 @@ class UploadEnv {
   @Min(1)
   @Max(1000)
   UPLOAD_MAX_FILES = 10;
+
+  /**
+   * Bytes of every upload being received at once, all clients and actions together (a declared
+   * `Content-Length` is reserved whole); an upload that would pass it is a 503. At least
+   * UPLOAD_MAX_BYTES.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(17_179_869_184)
+  UPLOAD_MAX_INFLIGHT_BYTES = 67_108_864;
+
+  /** Uploads one client IP may have running at once, across every action; one more is a 429. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  UPLOAD_MAX_PER_CLIENT = 4;
 }
 
 export interface UploadConfig {
@@ -29,14 +52,29 @@ export interface UploadConfig {
   maxFields: number;
   /** Largest text field (the `_sdk_context` JSON included): the JSON body limit. */
   maxFieldBytes: number;
+  /** Bytes of all uploads being received at once. */
+  maxInflightBytes: number;
+  /** Uploads running at once per client IP. */
+  maxPerClient: number;
+  /** Files larger than this are written to a temporary directory instead of memory. */
+  spoolThresholdBytes: number;
 }
 
 export function loadUploadConfig(env: Env, maxFieldBytes: number): UploadConfig {
   const vars = readEnv(UploadEnv, env, 'upload configuration');
+  if (vars.UPLOAD_MAX_INFLIGHT_BYTES < vars.UPLOAD_MAX_BYTES) {
+    throw new Error(
+      `Invalid upload configuration:\n  - UPLOAD_MAX_INFLIGHT_BYTES=${vars.UPLOAD_MAX_INFLIGHT_BYTES}: ` +
+        `must be at least UPLOAD_MAX_BYTES (${vars.UPLOAD_MAX_BYTES}), or no upload of the largest size could run`,
+    );
+  }
   return {
     maxBytes: vars.UPLOAD_MAX_BYTES,
     maxFiles: vars.UPLOAD_MAX_FILES,
     maxFields: 200,
     maxFieldBytes,
+    maxInflightBytes: vars.UPLOAD_MAX_INFLIGHT_BYTES,
+    maxPerClient: vars.UPLOAD_MAX_PER_CLIENT,
+    spoolThresholdBytes: SPOOL_THRESHOLD_BYTES,
   };
 }

@@ -11,6 +11,7 @@ import {
   Post,
   Req,
   StreamableFile,
+  UseGuards,
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Abi } from 'viem';
@@ -18,6 +19,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ActionRegistry } from '../kit/action.registry';
 import { fileAnswer } from '../kit/immutable-file';
 import { type DebugContext, debugContext } from './debug-context';
+import { DecodeThrottleGuard } from './decode-throttle.guard';
 import { DEBUG_PAGE_CSP, type DebugFile, readDebugFiles } from './debug-files';
 import { type MiniAppCheck, PlatformChecks } from './platform-checks';
 import { DecodeError, type DecodedTransaction, decodeTransaction } from './transaction-decoder';
@@ -36,7 +38,8 @@ const DebugHeaders = (): MethodDecorator =>
 
 /**
  * `GET /debug`: the local debugger page (static files) and the few things it asks the server
- * for. Registered only under DEBUG_UI; not an action, so no rate limit or origin check applies.
+ * for. Registered only under DEBUG_UI; not an action, so no origin check applies; `decode`, which
+ * costs CPU, counts against the IP rate limit (DecodeThrottleGuard).
  */
 @Controller('debug')
 export class DebugController {
@@ -85,6 +88,7 @@ export class DebugController {
 
   /** `{serializedTransaction, abi?}` of an action's answer, decoded. */
   @Post('decode')
+  @UseGuards(DecodeThrottleGuard)
   @HttpCode(200)
   @DebugHeaders()
   decode(@Body() body: unknown): DecodedTransaction {

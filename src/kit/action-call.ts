@@ -27,8 +27,10 @@ type Carrier = FastifyRequest & { [ACTION_CALL_PROPERTY]?: ActionCall | false | 
  * every later one. The steps, each a global guard, interceptor or parameter decorator registered
  * by KitModule, run in the contract's order:
  *
- *   origin (403) → rate limits (429) → upload body (413) → context (400: body shape, user, chains)
- *   → chain served (400 UNSUPPORTED_CHAIN) → params (400) → handler → envelope
+ *   origin (403) → rate limits (429; the IP limit counted before the body is parsed) → upload
+ *   (the head's chain and user 400, uploads per client 429, in flight 503, body 413) → context
+ *   (400: body shape, user, chains) → chain served (400 UNSUPPORTED_CHAIN) → params (400)
+ *   → handler → envelope
  *
  * The declaration is looked up once; the body, query and headers are read once, after the upload
  * step has put a multipart body's fields and files in (never by rewriting `req.body`); the params

@@ -8,7 +8,8 @@ import {
   type ThrottlerModuleOptions,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { THROTTLE_CONFIG, type ThrottleConfig } from '../config/throttle.config';
 import { ActionException } from '../contract/action.exception';
 import { guardedRequest, type GuardedRouteSpec } from './guarded-route';
@@ -20,6 +21,15 @@ interface ResolvedLimit {
   ttl: number;
   scope: string;
 }
+
+type StoreRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
+/** IP counts taken before the request's body was read (see countBeforeBody). */
+const countedEarly = new WeakMap<IncomingMessage, StoreRecord>();
+
+/** Whether the IP limit refused this request before its body was read: the body is left unparsed. */
+export const refusedBeforeBody = (req: IncomingMessage): boolean =>
+  countedEarly.get(req)?.isBlocked === true;
 
 interface Outcome {
   limit: number;
@@ -57,14 +67,8 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
     for (const limit of this.limitsOf(declaration)) {
       const tracker = limit.name === 'ip' ? normalizeIp(req.ip) : guarded.user();
       if (tracker === undefined) continue;
-      const key = `ratelimit:${limit.scope}:${tracker}`;
-      const record = await this.storageService.increment(
-        key,
-        limit.ttl,
-        limit.limit,
-        limit.ttl,
-        limit.name,
-      );
+      const early = limit.name === 'ip' ? countedEarly.get(req.raw) : undefined;
+      const record = early ?? (await this.count(limit, tracker));
       if (record.isBlocked) {
         this.metrics?.rateLimited(declaration.path, limit.name);
         const retryAfter = record.timeToBlockExpire;
@@ -87,6 +91,26 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
     }
     if (tightest) setHeaders(http.getResponse<FastifyReply>(), tightest);
     return true;
+  }
+
+  /**
+   * Counts the IP limit of a POST to an action before its body is read or parsed (KitModule
+   * installs it as a `preParsing` hook): an over-limit client costs no JSON parse. The refusal
+   * itself waits for canActivate, so the origin check still answers first (403 before 429).
+   */
+  async countBeforeBody(req: FastifyRequest, declaration: GuardedRouteSpec): Promise<void> {
+    const limit = this.limitsOf(declaration).find((l) => l.name === 'ip');
+    if (!limit) return;
+    try {
+      countedEarly.set(req.raw, await this.count(limit, normalizeIp(req.ip)));
+    } catch {
+      // The store failed: canActivate counts again and applies RATE_LIMIT_ON_STORE_ERROR.
+    }
+  }
+
+  private count(limit: ResolvedLimit, tracker: string): Promise<StoreRecord> {
+    const key = `ratelimit:${limit.scope}:${tracker}`;
+    return this.storageService.increment(key, limit.ttl, limit.limit, limit.ttl, limit.name);
   }
 
   private limitsOf(declaration: GuardedRouteSpec): ResolvedLimit[] {

@@ -21,6 +21,7 @@ import {
 } from '../config/throttle.config';
 import { loadUploadConfig, UPLOAD_CONFIG, type UploadConfig } from '../config/upload.config';
 import type { MiniAppDeclaration } from '../contract/mini-app.types';
+import type { ActionDeclaration } from '../contract/action.types';
 import { ChainsModule } from '../evm/chains/chains.module';
 import { REDIS, RedisStatus } from '../telemetry/redis/redis.provider';
 import { ACTION_CALL_PROPERTY } from './action-call';
@@ -30,13 +31,20 @@ import { ChainGuard } from './chain.guard';
 import { EnvelopeInterceptor } from './envelope.interceptor';
 import { REGISTERED_MINI_APPS } from './mini-app';
 import { MiniAppIcons } from './mini-app-icons';
-import { OriginGuard } from './origin.guard';
+import { originAllowed, OriginGuard } from './origin.guard';
 import { ActionThrottlerGuard } from './action-throttler.guard';
 import { createThrottlerStorage, THROTTLER_STORE } from './throttling/throttler-storage.factory';
 import { throttlerOptions } from './throttling/throttling.options';
 import { UploadBodyGuard } from './upload-body.guard';
 import { isUpload, registerMultipart } from './uploads/multipart.setup';
+import { UploadAdmission } from './uploads/upload-admission';
+import { relabelMultipart } from './uploads/mislabelled-multipart';
+import { isUploadType } from './uploads/uploaded-file';
+import { getDeclaredParams } from './action-param.decorator';
 import { UserContextGuard } from './user-context.guard';
+
+const declaresUploads = (declaration: ActionDeclaration): boolean =>
+  getDeclaredParams(declaration.params).some((param) => isUploadType(param.type));
 
 /**
  * The action kit, registered once for every action: the registry of declared actions and
@@ -56,7 +64,22 @@ export class KitModule implements OnModuleInit {
    */
   static setup(app: NestFastifyApplication): (req: IncomingMessage) => number | undefined {
     const uploads = app.get<UploadConfig>(UPLOAD_CONFIG);
-    registerMultipart(app.getHttpAdapter().getInstance(), uploads);
+    const fastify = app.getHttpAdapter().getInstance();
+    registerMultipart(fastify, uploads);
+    // The IP limit is counted before any body is parsed (the refusal still comes in guard order).
+    const limiter = app.get(ActionThrottlerGuard);
+    const appConfig = app.get<AppConfig>(APP_CONFIG);
+    const origins = new Set(appConfig.allowedOrigins);
+    const registry = app.get(ActionRegistry);
+    fastify.addHook('preParsing', async (req, _reply, payload) => {
+      const declaration = req.method === 'POST' ? registry.find(req.routeOptions.url) : undefined;
+      if (!declaration) return payload;
+      // A refused origin is answered 403 by its guard, before any limit counts it.
+      if (originAllowed(appConfig, req.headers.origin, origins))
+        await limiter.countBeforeBody(req, declaration);
+      if (declaresUploads(declaration)) await relabelMultipart(req, payload);
+      return payload;
+    });
     return (req) => (isUpload(req) ? uploads.maxBytes : undefined);
   }
 
@@ -101,6 +124,9 @@ export class KitModule implements OnModuleInit {
         { provide: MINI_APPS_CONFIG, useFactory: loadMiniAppsConfig, inject: [ENV] },
         MiniAppIcons,
         ActionRegistry,
+        UploadAdmission,
+        // The same guard as a plain provider, for the hook KitModule.setup installs.
+        ActionThrottlerGuard,
         { provide: APP_GUARD, useClass: OriginGuard },
         { provide: APP_GUARD, useClass: ActionThrottlerGuard },
         { provide: APP_GUARD, useClass: UploadBodyGuard },
@@ -117,6 +143,7 @@ export class KitModule implements OnModuleInit {
         MINI_APPS_CONFIG,
         MiniAppIcons,
         ActionRegistry,
+        UploadAdmission,
       ],
     };
   }

@@ -11,6 +11,15 @@ import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ActionException } from '../contract/action.exception';
 import { guardedRequest } from './guarded-route';
 
+/** Whether a request with this Origin header may call the actions (KitModule's hook asks too). */
+export function originAllowed(
+  config: AppConfig,
+  origin: string | undefined,
+  allowed: ReadonlySet<string> = new Set(config.allowedOrigins),
+): boolean {
+  return origin === undefined ? !config.strictOrigin : allowed.size === 0 || allowed.has(origin);
+}
+
 /**
  * Refuses action calls (and guarded routes: guarded-route.ts) from origins outside ALLOWED_ORIGINS. Requests with no Origin (servers,
  * a platform proxy) pass unless STRICT_ORIGIN is set; with no list, every origin passes.
@@ -33,12 +42,7 @@ export class OriginGuard implements CanActivate, OnModuleInit {
     if (this.allowed.size === 0 && !this.config.strictOrigin) return true;
     const guarded = guardedRequest(context);
     if (!guarded) return true;
-    const origin = guarded.req.headers.origin;
-    const ok =
-      origin === undefined
-        ? !this.config.strictOrigin
-        : this.allowed.size === 0 || this.allowed.has(origin);
-    if (!ok) {
+    if (!originAllowed(this.config, guarded.req.headers.origin, this.allowed)) {
       throw new ActionException(HttpStatus.FORBIDDEN, 'Origin not allowed', {
         message: 'This app may not call the action',
         code: 'ORIGIN_NOT_ALLOWED',

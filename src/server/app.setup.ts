@@ -7,10 +7,12 @@ import type { FastifyBodyParser } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { EdgeReplies } from './edge/edge-reply';
 import { hostCheck } from './edge/host-check.hook';
+import { type JsonBodyError, parseJsonBody } from './edge/json-body';
 import { edgeServerOptions, hardenServer } from './edge/http-server';
 import { RequestObserver } from './request-observer';
 import { GracefulShutdown } from './graceful-shutdown';
 import { KitModule } from '../kit/kit.module';
+import { refusedBeforeBody } from '../kit/action-throttler.guard';
 import { PublishingModule } from '../publishing/publishing.module';
 
 type ContentTypeParser = FastifyBodyParser<string>;
@@ -100,13 +102,15 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   const { allowedOrigins } = config;
 
   // Clients send JSON, sometimes with no body or a missing/odd content type: read any body as
-  // JSON with Fastify's own parser (prototype-poisoning keys removed), an empty one as no body.
-  const fastJson = fastify.getDefaultJsonParser('remove', 'remove');
+  // JSON (prototype-poisoning keys removed, the check bounded), an empty one as no body.
   const parseJson: ContentTypeParser = (req, body, done) => {
-    if (body.trim() === '') return done(null, undefined);
-    void fastJson(req, body, (error, value) =>
-      error ? done(new BadRequestException('Request body is not valid JSON')) : done(null, value),
-    );
+    // A client over its IP limit is refused by the guards; its body is not worth parsing.
+    if (body.trim() === '' || refusedBeforeBody(req.raw)) return done(null, undefined);
+    try {
+      done(null, parseJsonBody(body));
+    } catch (error) {
+      done(new BadRequestException((error as JsonBodyError).message));
+    }
   };
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, parseJson);

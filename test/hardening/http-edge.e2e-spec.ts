@@ -173,7 +173,7 @@ describe('HTTP edge: deadlines and errors raised before routing', () => {
   });
 
   describe('other methods on an action path', () => {
-    it.each([['PUT'], ['PATCH'], ['DELETE']] as const)(
+    it.each([['PUT'], ['PATCH'], ['DELETE'], ['PROPFIND'], ['MKCOL'], ['TRACE']] as const)(
       'answers %s with 405 and Allow in the data envelope',
       async (method) => {
         const response = await send(app, { method, url: '/api/echo' });

@@ -53,6 +53,23 @@ describe('Rate limits (in-memory store)', () => {
       expect(refused.headers['x-ratelimit-remaining']).toBe('0');
     });
 
+    it('refuses an over-limit client before its body is parsed: a body that is no JSON is a 429, not a 400', async () => {
+      expect(await statuses(app, 10, CALC, '10.0.0.30')).toEqual(Array(10).fill(200));
+      const garbage = `{"params": [${'['.repeat(5000)}`;
+      const refused = await app.inject({
+        method: 'POST',
+        url: CALC,
+        remoteAddress: '10.0.0.30',
+        headers: { 'content-type': 'application/json' },
+        payload: garbage,
+      });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ error: 'Too many requests' });
+      // Each request is counted once: the early count stands in for the guard's.
+      const other = await call(app, CALC, { ip: '10.0.0.31' });
+      expect(other.headers['x-ratelimit-remaining']).toBe('9');
+    });
+
     it('counts the remaining requests down in the headers', async () => {
       const first = await call(app, CALC, { ip: '10.0.0.2' });
       const second = await call(app, CALC, { ip: '10.0.0.2' });

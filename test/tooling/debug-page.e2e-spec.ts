@@ -59,6 +59,28 @@ describe('Debugger page switch and policy', () => {
     }
   });
 
+  it('rate-limits decode requests per client IP, like the actions (429 with Retry-After)', async () => {
+    const app = await createTestApp({
+      env: { DEBUG_UI: 'true', RATE_LIMIT_IP_MAX: '2', RATE_LIMIT_IP_WINDOW_SECONDS: '60' },
+    });
+    try {
+      const decode = (): ReturnType<typeof app.inject> =>
+        app.inject({
+          method: 'POST',
+          url: '/debug/decode',
+          headers: { 'content-type': 'application/json' },
+          payload: '{"serializedTransaction":"hello"}',
+        });
+      expect([(await decode()).statusCode, (await decode()).statusCode]).toEqual([400, 400]);
+      const refused = await decode();
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.json()).toMatchObject({ success: false, error: 'Too many requests' });
+    } finally {
+      await app.close();
+    }
+  });
+
   it('refuses a decode request that holds no transaction', async () => {
     const app = await createTestApp({ env: { DEBUG_UI: 'true' } });
     try {

@@ -2,6 +2,7 @@ import type { ValidationArguments } from 'class-validator';
 import type { ActionParameter, ParamSpec } from '../../contract/action.types';
 import {
   acceptList,
+  isSvg,
   isUploadedFile,
   isUploadedImage,
   matchesAccept,
@@ -43,13 +44,19 @@ function uploadRules(spec: ParamSpec): PropertyDecorator[] {
       (v) => spec.multiple === true || !Array.isArray(v),
       '$property takes one file',
     ),
+    // An empty file has no type to name: said as such, and no other rule speaks of it.
+    rule(
+      'notEmpty',
+      every(isUploadedFile, (file) => file.size > 0),
+      '$property is an empty file',
+    ),
   ];
   const accept = acceptList(spec.accept);
   if (accept.length > 0)
     rules.push(
       rule(
         'uploadType',
-        every(isUploadedFile, (file) => matchesAccept(file, accept)),
+        every(isUploadedFile, (file) => file.size === 0 || matchesAccept(file, accept)),
         (args: ValidationArguments) =>
           `${args.property} must be of type ${accept.join(', ')} (got ${typesOf(args.value)})`,
       ),
@@ -65,7 +72,22 @@ function uploadRules(spec: ParamSpec): PropertyDecorator[] {
     );
   }
   if (!image) return rules;
-  rules.push(rule('isImage', every(isUploadedFile, isUploadedImage), '$property must be an image'));
+  rules.push(
+    rule(
+      'isImage',
+      every(isUploadedFile, (file) => file.size === 0 || isUploadedImage(file)),
+      '$property must be an image',
+    ),
+  );
+  // With an accept, matchesAccept already refuses an SVG it does not name.
+  if (accept.length === 0)
+    rules.push(
+      rule(
+        'imageNotSvg',
+        every(isUploadedFile, (file) => !isSvg(file)),
+        '$property must be a raster image (SVG only where accept names image/svg+xml)',
+      ),
+    );
   const { maxWidth, maxHeight } = spec;
   if (maxWidth !== undefined)
     rules.push(

@@ -8,7 +8,7 @@ describe('sniffFile', () => {
     ['a WebP', webp(1920, 1080), 'image/webp', 'webp', { width: 1920, height: 1080 }],
     ['a GIF', gif(5, 7), 'image/gif', 'gif', { width: 5, height: 7 }],
   ])('reads %s from its bytes, with its dimensions', (_, bytes, mimeType, extension, size) => {
-    expect(sniffFile('upload.bin', bytes)).toEqual({
+    expect({ ...sniffFile('upload.bin', bytes) }).toEqual({
       filename: 'upload.bin',
       mimeType,
       extension,
@@ -72,6 +72,14 @@ describe('matchesAccept', () => {
     ['application/*', false],
   ])('%s → %p', (accept, expected) => {
     expect(matchesAccept(photo, acceptList(accept))).toBe(expected);
+  });
+
+  it('never lets image/* cover an SVG: only image/svg+xml or .svg name it', () => {
+    const svg = sniffFile('x.svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'));
+    expect(svg.mimeType).toBe('image/svg+xml');
+    expect(matchesAccept(svg, acceptList('image/*'))).toBe(false);
+    expect(matchesAccept(svg, acceptList('image/*, image/svg+xml'))).toBe(true);
+    expect(matchesAccept(svg, acceptList('.svg'))).toBe(true);
   });
 
   it('never matches an extension for a file of unknown type', () => {

@@ -1,6 +1,12 @@
 import { imageSize } from 'image-size';
 import { filetypeinfo } from 'magic-bytes.js';
-import type { UploadedFile, UploadedImage } from './uploaded-file';
+import { open } from 'node:fs/promises';
+import {
+  type FileContent,
+  type UploadedFile,
+  type UploadedImage,
+  withContent,
+} from './uploaded-file';
 
 /** Files made by the upload reader: a JSON value shaped like one is still not a file. */
 const uploads = new WeakSet<object>();
@@ -22,17 +28,24 @@ const extensionOf = (filename: string): string => {
   return dot > 0 ? normal(filename.slice(dot + 1)) : '';
 };
 
-/** Text has no magic number: UTF-8 without NUL or other control characters than tab and line ends. */
-function isText(bytes: Buffer): boolean {
+/**
+ * Text has no magic number: UTF-8 without NUL or other control characters than tab and line ends.
+ * `head` may end inside a character (a spooled file is judged on its first bytes): decoded as a
+ * stream, an unfinished last character is no error.
+ */
+function isText(head: Buffer): boolean {
   // eslint-disable-next-line no-control-regex
-  if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(bytes.toString('latin1'))) return false;
+  if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(head.toString('latin1'))) return false;
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
     return true;
   } catch {
     return false;
   }
 }
+
+/** An image header that far into a file is read from disk (image-size's own bound). */
+const IMAGE_HEADER_BYTES = 524_288;
 
 /**
  * Names an uploaded file's real type from its bytes. Where the bytes allow several types (a ZIP is
@@ -40,40 +53,90 @@ function isText(bytes: Buffer): boolean {
  * An image also gets its dimensions, read from its header.
  */
 export function sniffFile(filename: string, bytes: Buffer): UploadedFile | UploadedImage {
-  const guesses = filetypeinfo(bytes);
+  const { description, image } = describe(filename, bytes, bytes.length);
+  return made(description, image ? dimensions(bytes) : undefined, { bytes });
+}
+
+/**
+ * The same for a file written to `path` as it arrived, of which `head` holds the first bytes: its
+ * type is read from them, its dimensions too unless its header lies further (a JPEG's EXIF).
+ */
+export async function sniffStoredFile(
+  filename: string,
+  head: Buffer,
+  size: number,
+  path: string,
+): Promise<UploadedFile | UploadedImage> {
+  const { description, image } = describe(filename, head, size);
+  const size2d = image ? (dimensions(head) ?? dimensions(await readHead(path))) : undefined;
+  return made(description, size2d, { path });
+}
+
+type Description = Pick<UploadedFile, 'filename' | 'mimeType' | 'extension' | 'size'>;
+
+function describe(
+  filename: string,
+  head: Buffer,
+  size: number,
+): { description: Description; image: boolean } {
+  const guesses = filetypeinfo(head);
   const wanted = extensionOf(filename);
   const guess =
     guesses.find((g) => normal(g.extension ?? '') === wanted || normal(g.typename) === wanted) ??
     guesses[0];
-  const text = !guess && isText(bytes);
-  const file: UploadedFile = {
-    filename,
-    mimeType: guess?.mime ?? (text ? 'text/plain' : 'application/octet-stream'),
-    extension: guess ? normal(guess.extension ?? guess.typename) : text ? 'txt' : '',
-    size: bytes.length,
-    bytes,
+  const text = !guess && size > 0 && isText(head);
+  const mimeType = guess?.mime ?? (text ? 'text/plain' : 'application/octet-stream');
+  const extension = guess ? normal(guess.extension ?? guess.typename) : text ? 'txt' : '';
+  return {
+    description: { filename, mimeType, extension, size },
+    image: mimeType.startsWith('image/'),
   };
-  const described = file.mimeType.startsWith('image/') ? withSize(file) : file;
-  uploads.add(described);
-  return described;
 }
 
-function withSize(file: UploadedFile): UploadedFile | UploadedImage {
+function made(
+  description: Description,
+  size2d: { width: number; height: number } | undefined,
+  content: FileContent,
+): UploadedFile | UploadedImage {
+  const file = withContent({ ...description, ...size2d }, content);
+  uploads.add(file);
+  return file;
+}
+
+/** An image's dimensions from its header; none for a truncated or corrupt one (a file, not an image). */
+function dimensions(bytes: Buffer): { width: number; height: number } | undefined {
   try {
-    const { width, height } = imageSize(file.bytes);
-    return width > 0 && height > 0 ? { ...file, width, height } : file;
+    const { width, height } = imageSize(bytes);
+    return width > 0 && height > 0 ? { width, height } : undefined;
   } catch {
-    return file; // a truncated or corrupt header: a file, not an image
+    return undefined;
   }
 }
 
-/** Whether the file's real type is one of `accept`'s MIME types (`image/*` too) or extensions. */
+async function readHead(path: string): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(IMAGE_HEADER_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, IMAGE_HEADER_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** SVG is text a browser runs scripts from: an image only where `accept` names it. */
+export const isSvg = (file: UploadedFile): boolean => file.mimeType === 'image/svg+xml';
+
+/**
+ * Whether the file's real type is one of `accept`'s MIME types or extensions; `image/*` covers
+ * every image but SVG, which must be named (`image/svg+xml` or `.svg`).
+ */
 export function matchesAccept(file: UploadedFile, accept: readonly string[]): boolean {
   const [kind] = file.mimeType.split('/');
   return accept.some((entry) => {
     const item = entry.toLowerCase();
     if (item.startsWith('.')) return file.extension !== '' && normal(item) === file.extension;
-    if (item.endsWith('/*')) return item.slice(0, -2) === kind;
+    if (item.endsWith('/*')) return item.slice(0, -2) === kind && !isSvg(file);
     return item === file.mimeType;
   });
 }

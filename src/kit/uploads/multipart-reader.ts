@@ -1,11 +1,14 @@
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
+import { type FileHandle, open } from 'node:fs/promises';
 import type { UploadConfig } from '../../config/upload.config';
 import type { ActionParameter } from '../../contract/action.types';
 import { ActionException } from '../../contract/action.exception';
 import { ByteCap } from './byte-cap';
 import { badRequest, tooLarge } from './upload-errors';
-import { sniffFile } from './file-sniffer';
+import { sniffFile, sniffStoredFile } from './file-sniffer';
+import type { UploadTicket } from './upload-admission';
+import type { UploadSpool } from './upload-spool';
 import { isUploadType, type UploadedFile } from './uploaded-file';
 
 /** What a multipart body carried: text fields by name, and the files of each upload parameter. */
@@ -29,16 +32,28 @@ function mapped(error: unknown, config: UploadConfig): unknown {
   return badRequest('Malformed multipart body');
 }
 
-/** Reads one file into memory, refusing it with a 413 as soon as it passes its parameter's limit. */
+/** What reading one request's files shares: its byte count and bound, its temporary directory. */
+export interface UploadSession {
+  ticket: UploadTicket;
+  spool: UploadSpool;
+}
+
+/**
+ * Reads one file, refusing it with a 413 as soon as it passes its parameter's limit. Its first
+ * bytes (up to the spool threshold) stay in memory; past them, the file goes to a temporary file
+ * as it arrives, each chunk written before the next is read (the client waits on the disk).
+ */
 async function readFile(
   part: MultipartFile,
   param: ActionParameter,
   cap: ByteCap,
-  maxBytes: number,
+  config: UploadConfig,
+  spool: UploadSpool,
 ): Promise<UploadedFile> {
-  const limit = Math.min(param.maxSize ?? maxBytes, maxBytes);
-  const chunks: Buffer[] = [];
+  const limit = Math.min(param.maxSize ?? config.maxBytes, config.maxBytes);
+  const head: Buffer[] = [];
   let size = 0;
+  let disk: { path: string; handle: FileHandle } | undefined;
   const stream = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let done = false;
   try {
@@ -48,17 +63,30 @@ async function readFile(
       size += next.value.length;
       if (size > limit)
         throw tooLarge(
-          `${param.name} must be at most ${param.maxSize ?? maxBytes} bytes`,
+          `${param.name} must be at most ${param.maxSize ?? config.maxBytes} bytes`,
           param.name,
         );
-      chunks.push(next.value);
+      if (!disk && size <= config.spoolThresholdBytes) {
+        head.push(next.value);
+        continue;
+      }
+      if (!disk) {
+        const path = await spool.path();
+        disk = { path, handle: await open(path, 'wx', 0o600) };
+        await cap.race(disk.handle.write(Buffer.concat(head)));
+      }
+      await cap.race(disk.handle.write(next.value));
     }
     done = true;
   } finally {
     if (!done) void stream.return?.().catch(() => undefined);
+    await disk?.handle.close().catch(() => undefined);
   }
-  if (part.file.truncated) throw tooLarge(`Upload larger than ${maxBytes} bytes`, param.name);
-  return sniffFile(part.filename, Buffer.concat(chunks, size));
+  if (part.file.truncated)
+    throw tooLarge(`Upload larger than ${config.maxBytes} bytes`, param.name);
+  return disk
+    ? sniffStoredFile(part.filename, Buffer.concat(head), size, disk.path)
+    : sniffFile(part.filename, Buffer.concat(head, size));
 }
 
 function addField(fields: MultipartBody['fields'], name: string, value: string): void {
@@ -69,7 +97,7 @@ function addField(fields: MultipartBody['fields'], name: string, value: string):
 
 const reading = new Set<Promise<MultipartBody>>();
 
-/** Multipart reads still running; each holds at most UPLOAD_MAX_BYTES until it settles. */
+/** Multipart reads still running. */
 export const uploadsInFlight = (): number => reading.size;
 
 /** Settles once every read running now has settled, whatever its outcome. */
@@ -78,18 +106,20 @@ export async function uploadsSettled(): Promise<void> {
 }
 
 /**
- * Reads a multipart request as the platform sends it, once the guards let it through: each file
- * of an upload parameter (under `name` or `name[i]`), every other part as a text field. Files are
- * held in memory, never on disk; the request's bytes, its files and fields are capped, and a cap
- * crossed is a 413 at once. Whatever happens (a refusal, a malformed body, a client gone half-way)
- * the read settles and keeps nothing.
+ * Reads a multipart request as the platform sends it, once the guards and UploadAdmission let it
+ * through: each file of an upload parameter (under `name` or `name[i]`), every other part as a
+ * text field. Small files are held in memory, larger ones in `session.spool`; the request's bytes,
+ * its files and fields are capped (a cap crossed is a 413 at once), and its bytes are counted
+ * against the in-flight bound (503 when it is full). Whatever happens (a refusal, a malformed
+ * body, a client gone half-way) the read settles; the caller removes the spool.
  */
 export function readMultipart(
   req: FastifyRequest,
   params: readonly ActionParameter[],
   config: UploadConfig,
+  session: UploadSession,
 ): Promise<MultipartBody> {
-  const read = readParts(req, params, config);
+  const read = readParts(req, params, config, session);
   reading.add(read);
   const forget = (): void => void reading.delete(read);
   read.then(forget, forget);
@@ -100,6 +130,7 @@ async function readParts(
   req: FastifyRequest,
   params: readonly ActionParameter[],
   config: UploadConfig,
+  { ticket, spool }: UploadSession,
 ): Promise<MultipartBody> {
   const declared = Number(req.headers['content-length']);
   if (declared > config.maxBytes) throw tooLarge(`Upload larger than ${config.maxBytes} bytes`);
@@ -117,7 +148,7 @@ async function readParts(
     [Symbol.asyncIterator]();
   // The first `next()` pipes the request into the parser; counting starts right after it.
   const first = parts.next();
-  const cap = new ByteCap(req, config.maxBytes);
+  const cap = new ByteCap(req, config.maxBytes, ticket);
   try {
     let next: IteratorResult<Multipart> = await cap.race(first);
     for (; !next.done; next = await cap.race(parts.next())) {
@@ -131,7 +162,7 @@ async function readParts(
       const name = FILE_FIELD.exec(part.fieldname)?.[1] ?? part.fieldname;
       const param = uploads.get(name);
       if (!param) throw badRequest(`${name} is not a file parameter`, name);
-      const file = await readFile(part, param, cap, config.maxBytes);
+      const file = await readFile(part, param, cap, config, spool);
       body.files.set(name, [...(body.files.get(name) ?? []), file]);
     }
     return body;
