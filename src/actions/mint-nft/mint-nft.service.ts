@@ -49,7 +49,11 @@ export class MintNftService implements OnModuleInit {
     const chain = this.chains.forRequest(mintNftAction, context);
     const collection = collectionOf(chain);
     const to = recipient ?? context.userAddress;
-    const imageUri = this.store.uri(await this.store.put(image.bytes, image.mimeType), baseUrl);
+    // read(), not bytes: an upload past 64 KiB waits on disk, read without blocking the loop.
+    const imageUri = this.store.uri(
+      await this.store.put(await image.read(), image.mimeType),
+      baseUrl,
+    );
     const metadata: NftMetadata = { name, description, image: imageUri };
     const metadataId = await this.store.put(
       Buffer.from(JSON.stringify(metadata)),
