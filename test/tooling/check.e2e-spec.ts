@@ -73,6 +73,8 @@ describe('npm run check against the service itself', () => {
         WEATHER_GEOCODING_URL: `${weather.base}/geo`,
         WEATHER_FORECAST_URL: `${weather.base}/forecast`,
         NODE_ENV: 'production',
+        // Production writes token URIs only from a bounded Host (mint-nft's sample mints).
+        ALLOWED_HOSTS: '127.0.0.1',
       },
     });
     await app.listen(0, '127.0.0.1');
