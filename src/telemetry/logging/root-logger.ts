@@ -56,7 +56,18 @@ export async function createRootLogger({
   }
   // Level names rather than numbers: what operators grep for.
   options.formatters = { level: (label) => ({ level: label }) };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? stdoutDestination());
+}
+
+/**
+ * stdout, written asynchronously: while one write is in flight, the lines that follow wait in
+ * memory and go out together in the next one, so a busy service makes one write per batch, not
+ * one blocking write per access line (a synchronous write took 12 % of a request's time under
+ * load). A quiet service still writes each line at once. pino flushes what waits, synchronously,
+ * when the process exits (exit, a fatal error, SIGTERM's graceful exit); a SIGKILL loses it.
+ */
+function stdoutDestination(): DestinationStream {
+  return pino.destination({ dest: 1, sync: false });
 }
 
 const escapeBreaks = (message: unknown): string =>
