@@ -192,6 +192,10 @@ export interface ExecutionResponse {
 export interface TransactionErrorBody {
   error: string;
   code: string;
+  /** User-readable text, when the action gave one besides `error`. */
+  message?: string;
+  /** Context the action gave (for instance `{invalidParams}`), JSON-safe. */
+  data?: unknown;
   details?: string;
 }
 

@@ -273,6 +273,8 @@ describe('Send token on a local EVM', () => {
         body: {
           error: 'The RPC node of Local Fuji (chain 43113) could not be reached',
           code: 'RPC_ERROR',
+          message: 'The blockchain node is not answering, please try again later',
+          data: { code: 'RPC_ERROR' },
         },
       });
     });

@@ -46,7 +46,11 @@ describe('Origin and user guards', () => {
         'x-user-address': ADDRESS,
       });
       expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({ error: 'Origin not allowed', code: 'ORIGIN_NOT_ALLOWED' });
+      expect(response.json()).toEqual({
+        error: 'Origin not allowed',
+        code: 'ORIGIN_NOT_ALLOWED',
+        message: 'This app may not call the action',
+      });
     });
 
     it('serves requests without an Origin (servers, platform proxies)', async () => {
@@ -97,6 +101,8 @@ describe('Origin and user guards', () => {
       expect(response.json()).toEqual({
         error: 'x-user-address header is required',
         code: 'VALIDATION_ERROR',
+        message: 'Connect a wallet to run this action',
+        data: { invalidParams: ['userAddress'] },
       });
     });
 

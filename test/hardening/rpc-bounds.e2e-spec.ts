@@ -129,6 +129,8 @@ describe('An RPC node that keeps failing', () => {
       body: {
         error: 'An external service keeps failing; calls to it are paused',
         code: 'UPSTREAM_UNAVAILABLE',
+        message: 'An external service is unavailable, please try again later',
+        data: { code: 'UPSTREAM_UNAVAILABLE' },
       },
     });
     expect(node.requests).toBe(2);

@@ -230,6 +230,12 @@ describe('The platform calling the service (its two SDK builds, on the wire)', (
         body: {
           error: 'Chain 42220 is not supported by this action (sourceChain: 43113)',
           code: 'UNSUPPORTED_CHAIN',
+          message: 'This action runs on Avalanche Fuji, not on chain 42220 (Celo)',
+          data: {
+            code: 'UNSUPPORTED_CHAIN',
+            invalidParams: ['sourceChain'],
+            supportedChains: [43113],
+          },
         },
       });
     });

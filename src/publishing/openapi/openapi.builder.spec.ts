@@ -74,7 +74,7 @@ const input = (extra: Partial<OpenApiInput> = {}): OpenApiInput => ({
 /** The parts of the document this spec reads. */
 interface Operation {
   operationId: string;
-  parameters: { name: string; required?: boolean; schema: JsonSchema }[];
+  parameters: { name: string; required?: boolean; example?: unknown; schema: JsonSchema }[];
   requestBody: { content: Record<string, { examples?: unknown }> };
   responses: Record<string, unknown>;
   'x-action-samples': unknown;
