@@ -1,6 +1,3 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Address, type HDAccount, maxUint256, parseEther, parseUnits } from 'viem';
 import { balanceOf, call, deploy, deployToken, ERC20_ABI, UNISWAP_V2 } from './contracts';
 import type { LocalChain } from './local-chain';
@@ -202,9 +199,4 @@ export function fixtureChainEntry(
   };
 }
 
-/** Writes a CHAIN_CONFIG_FILE for the app under test; returns its path. */
-export function writeChainFile(chains: Record<number, Record<string, unknown>>): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'chain-config-')), 'chains.json');
-  writeFileSync(path, JSON.stringify({ chains }));
-  return path;
-}
+export { writeChainFile } from './chain-file';
