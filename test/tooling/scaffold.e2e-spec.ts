@@ -228,6 +228,7 @@ describe('npm run new:action (in a copy of the project)', () => {
       expect.arrayContaining([
         [expect.stringContaining('then the same from the cache'), 'passed'],
         [expect.stringContaining('answers the approval first, then the payment'), 'passed'],
+        [expect.stringContaining('answers a transfer that lands when the user signs'), 'passed'],
       ]),
     );
     for (const path of actions.map((a) => `/api/${a}`)) {
