@@ -102,6 +102,12 @@ export interface ActionSample<P extends object = object> {
 export interface ActionDeclaration<P extends object = object> {
   label: string;
   description?: string;
+  /**
+   * The action's own page on /docs (the OpenAPI operation's description, after the generated
+   * notes): Markdown, as long as it needs (what it does, its answer's fields, its errors). Not
+   * published in the platform's metadata.
+   */
+  docs?: string;
   chains: ChainContext;
   path: string;
   params?: ParamsClass<P>;

@@ -278,6 +278,26 @@ describeWithBrowser()('/docs in Chromium', () => {
     expect(problems).toEqual([]);
   }, 60_000);
 
+  it("opens an action's own page by its address, with the declaration's docs", async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${base}/docs#/Everyday%20tools/run.api-calculator`);
+      // The deep link opened the operation: nothing was clicked.
+      const opened = page.locator('.opblock-post.is-open', { hasText: '/api/calculator' });
+      const description = opened.locator('.opblock-description-wrapper').first();
+      await description.waitFor();
+      const text = (await description.textContent()) ?? '';
+      expect(text).toContain('Add, subtract, multiply or divide two numbers on the server.');
+      expect(text).toContain('dividing by zero is a 400');
+      // Rendered as Markdown: the bold word is an element, not asterisks.
+      expect(
+        await opened.locator('.opblock-description-wrapper strong').first().textContent(),
+      ).toBe('Errors');
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
   it('executes an action that needs a user from its sample, the user header pre-filled', async () => {
     const { status, body, problems } = await execute('/api/conformance/quote');
     expect(status).toBe('200');

@@ -46,6 +46,7 @@ class UploadParams {
 const typed = defineAction({
   label: 'Typed',
   description: 'Every kind',
+  docs: '## Answer\n\nEvery **kind** of value.\n',
   chains: { source: 43113 },
   path: '/api/a-b',
   miniApp: MINI_APP,
@@ -115,6 +116,20 @@ describe('buildOpenApiDocument', () => {
     expect(props.token).toMatchObject({ const: USER, pattern: '^0x[0-9a-fA-F]{40}$' });
     // `mail` has a default, so only `big` must be sent.
     expect(schemas['api-a-b.params'].required).toEqual(['big']);
+  });
+
+  it("gives each action a page: the generated notes, then the declaration's docs", () => {
+    const { description } = buildOpenApiDocument(input()).paths['/api/a-b'].post as unknown as {
+      description: string;
+    };
+    expect(description).toBe(
+      'Every kind. Runs in transaction mode on chain 43113. Needs the acting user’s address.' +
+        '\n\n## Answer\n\nEvery **kind** of value.',
+    );
+    const plain = buildOpenApiDocument(input()).paths['/api/a_b'].post as unknown as {
+      description: string;
+    };
+    expect(plain.description).toBe('Runs in data mode on chain 43113. Calls an external service.');
   });
 
   it('keeps samples verbatim and sends their user and chain as the body context', () => {
