@@ -38,7 +38,10 @@ function report(
       `  add the next action to it with --mini-app ${miniApp.id}`,
     );
   }
-  lines.push('  npm run lint && npm run typecheck && npm test   # before you commit');
+  lines.push(
+    `  npm run dev, then npm run check -- http://localhost:3000 --action ${result.path}   # as the platform will meet it, offline`,
+    '  npm run lint && npm run typecheck && npm test   # before you commit',
+  );
   return lines.join('\n');
 }
 
