@@ -15,6 +15,7 @@ export { declaredActions, type DeclaredAction } from './conformance/declared-act
 // The local chain of a team's e2e spec: start it, fund a user, write a chain file, send answers.
 export {
   deserializeTransaction,
+  type DexFixture,
   fundUser,
   type LocalChain,
   sendAnswer,

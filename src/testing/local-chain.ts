@@ -1,18 +1,25 @@
 /**
- * The local chain a team's e2e spec runs its action on (docs/testing.md, "A local chain"): start
- * it with the shipped contracts and funded users, point the app at it with its chain file, and
- * act as the user's wallet on what an action answers. Hardhat and solc load on the first start
- * only, so a spec importing src/testing for the conformance kit alone stays fast.
+ * The local chain a team's e2e spec runs its action on (docs/testing.md, "A local chain in your
+ * spec"): start it with the shipped contracts and funded users, point the app at it with its chain
+ * file, and act as the user's wallet on what an action answers. Hardhat and solc (src/testing/evm,
+ * a devDependency, never built) load on the first start only: a spec importing src/testing for
+ * the conformance kit alone stays fast, and the built testing entry never reaches them.
  */
+import { join } from 'node:path';
 import type { HDAccount } from 'viem';
 import type { ExecutionResponse } from '../contract/action.types';
-import type { TestChain, TestChainOptions } from './evm/test-chain';
-import { signAndSend, type WalletRun } from './evm/wallet';
+import type { TestChain, TestChainOptions } from './chain-types';
+import { signAndSend, type WalletRun } from './wallet';
 
-export type { TestChain, TestChainOptions } from './evm/test-chain';
-export type { LocalChain } from './evm/local-chain';
-export { writeChainFile } from './evm/chain-file';
-export { deserializeTransaction, signAndSend, type WalletRun } from './evm/wallet';
+export type { DexFixture, LocalChain, TestChain, TestChainOptions } from './chain-types';
+export { writeChainFile } from './chain-file';
+export { deserializeTransaction, signAndSend, type WalletRun } from './wallet';
+
+/** Loads a module of src/testing/evm by a path the compiler does not follow (see above). */
+function fromEvm<T>(name: string): T {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(join(__dirname, 'evm', name)) as T;
+}
 
 /**
  * Starts a fresh local chain passing for `chainId` (default 43113, Avalanche Fuji, the chain the
@@ -20,8 +27,10 @@ export { deserializeTransaction, signAndSend, type WalletRun } from './evm/walle
  * (WAVAX, USDC, USDT, two Uniswap V2 venues and their pools, the NFT collection), funds `users`
  * and writes a chain file listing it: `createTestApp({ env: testChain.env })` serves on it.
  */
-export async function startTestChain(options?: TestChainOptions): Promise<TestChain> {
-  const { startTestChain: start } = await import('./evm/test-chain');
+export function startTestChain(options?: TestChainOptions): Promise<TestChain> {
+  const { startTestChain: start } = fromEvm<{
+    startTestChain: (options?: TestChainOptions) => Promise<TestChain>;
+  }>('test-chain');
   return start(options);
 }
 
@@ -31,7 +40,14 @@ export async function fundUser(
   user: HDAccount,
   amounts?: { usdc?: bigint; usdt?: bigint; wrapped?: bigint },
 ): Promise<void> {
-  const { fundUser: fund } = await import('./evm/dex-fixture');
+  const { fundUser: fund } = fromEvm<{
+    fundUser: (
+      chain: TestChain['chain'],
+      fixture: TestChain['fixture'],
+      user: HDAccount,
+      amounts?: { usdc?: bigint; usdt?: bigint; wrapped?: bigint },
+    ) => Promise<void>;
+  }>('dex-fixture');
   await fund(testChain.chain, testChain.fixture, user, amounts);
 }
 

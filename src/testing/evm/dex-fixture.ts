@@ -1,22 +1,8 @@
 import { type Address, type HDAccount, maxUint256, parseEther, parseUnits } from 'viem';
 import { balanceOf, call, deploy, deployToken, ERC20_ABI, UNISWAP_V2 } from './contracts';
-import type { LocalChain } from './local-chain';
+import type { DexFixture, LocalChain, Venue } from '../chain-types';
 
-export interface Venue {
-  factory: Address;
-  router: Address;
-}
-
-/** Two Uniswap V2 venues with the same pair at different prices, and a pool with no liquidity. */
-export interface DexFixture {
-  deployer: HDAccount;
-  /** WETH9: the wrapped native coin. */
-  wrapped: Address;
-  usdc: Address;
-  usdt: Address;
-  venues: { alpha: Venue; beta: Venue };
-  pools: { alphaWrappedUsdc: Address; betaWrappedUsdc: Address; alphaUsdcUsdt: Address };
-}
+export type { DexFixture, Venue } from '../chain-types';
 
 /** Prices in USDC per wrapped coin: 20 at alpha (deeper), 25 at beta. */
 export const LIQUIDITY = {
@@ -199,4 +185,4 @@ export function fixtureChainEntry(
   };
 }
 
-export { writeChainFile } from './chain-file';
+export { writeChainFile } from '../chain-file';

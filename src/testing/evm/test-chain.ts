@@ -1,42 +1,18 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Address, type HDAccount } from 'viem';
+import type { Address } from 'viem';
 import { deploy } from './contracts';
-import { deployDexFixture, type DexFixture, fixtureChainEntry, fundUser } from './dex-fixture';
-import { type LocalChain, startLocalChain } from './local-chain';
+import type { DexFixture, LocalChain, TestChain, TestChainOptions } from '../chain-types';
+import { deployDexFixture, fixtureChainEntry, fundUser } from './dex-fixture';
+import { startLocalChain } from './local-chain';
+
+export type { TestChain, TestChainOptions } from '../chain-types';
 import { nftCollectionArtifact } from './nft-collection';
 
 /** The chain every shipped action declares: the local chain passes for it, as in the e2e suites. */
 export const SHIPPED_CHAIN_ID = 43113;
 const DEFAULT_CHAIN_FILE = join(__dirname, '..', '..', 'evm', 'chains', 'chains.default.json');
-
-export interface TestChainOptions {
-  /** The id the local chain answers with and is listed under (default 43113, Avalanche Fuji). */
-  chainId?: number;
-  /** 0 (a free port) by default; `npm run dev` takes 8545, what wallets expect of a local node. */
-  port?: number;
-}
-
-/**
- * A local chain with what the shipped actions use deployed, and the chain file listing it: what
- * `npm run dev` runs on, and what a team's e2e spec starts (`startTestChain` of src/testing).
- */
-export interface TestChain {
-  chain: LocalChain;
-  fixture: DexFixture;
-  nftCollection: Address;
-  /**
-   * Accounts 1 to 4 of the development mnemonic: each holds 10 000 of the native coin, 1 000 USDC,
-   * 1 000 USDT and 10 of the wrapped coin. Account 0 deployed the contracts.
-   */
-  users: HDAccount[];
-  /** A chain file listing the local chain with the contracts just deployed (a temporary path). */
-  chainFile: string;
-  /** What the service needs on top of the caller's environment. */
-  env: Record<string, string>;
-  stop: () => Promise<void>;
-}
 
 type ChainEntry = Record<string, unknown> & {
   nativeCurrency?: { symbol?: string; decimals?: number; priceId?: string };
