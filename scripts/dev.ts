@@ -6,8 +6,11 @@
  * chain. DEV_CHAIN_ID / DEV_CHAIN_PORT choose another chain id or port; DEV_OUT_DIR where the
  * watcher builds (default dist/dev, never dist/ itself: that is the production build).
  *
- * `npm run dev -- --chain-only`: the chain and its chain file alone, for a service started
- * another way (CI's smoke test runs the production build on it).
+ * Stand-ins on loopback answer for the outside services the shipped actions call (weather,
+ * prices), so everything, `npm run check` included, works offline.
+ *
+ * `npm run dev -- --chain-only`: the chain, its chain file and the stand-ins alone, for a
+ * service started another way (CI's smoke test runs the production build on it).
  */
 import { once } from 'node:events';
 import { prepareDev } from './dev/dev-env';
@@ -16,15 +19,16 @@ import { startWatcher } from './dev/watcher';
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
 async function main(chainOnly: boolean): Promise<number> {
-  const { devChain, env } = await prepareDev();
+  const { devChain, standIns, env, stop } = await prepareDev();
   const { chain, chainFile } = devChain;
   console.log(`dev: chain ${chain.chainId} at ${chain.rpcUrl}`);
   console.log(`dev: chain file ${chainFile}`);
+  for (const line of standIns.lines) console.log(`dev: ${line}`);
   console.log(`dev: funded accounts (mnemonic "${'test '.repeat(11)}junk"):`);
   for (const account of chain.accounts) console.log(`  ${account.address}`);
   if (chainOnly) {
     await Promise.race(SIGNALS.map((signal) => once(process, signal)));
-    await devChain.stop();
+    await stop();
     console.log('dev: chain stopped');
     return 0;
   }
@@ -37,7 +41,7 @@ async function main(chainOnly: boolean): Promise<number> {
   for (const signal of SIGNALS) process.on(signal, forward);
   const [code, signal] = await exited;
   cleanUp();
-  await devChain.stop();
+  await stop();
   console.log(`dev: stopped (service ${signal ?? `exit ${code}`}), chain stopped`);
   return code ?? 0;
 }

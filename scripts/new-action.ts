@@ -1,15 +1,27 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { scaffold, ScaffoldError, type ScaffoldResult } from './scaffold/scaffold';
-import type { ActionMode } from './scaffold/templates';
+import type { ActionMode, ActionVariant } from './scaffold/templates';
 
-const USAGE = 'usage: npm run new:action -- <name> [--mode data|transaction] [--mini-app <id>]';
+const USAGE =
+  'usage: npm run new:action -- <name> [--mode data|transaction] [--chain | --spend] [--mini-app <id>]';
 const MODES: readonly ActionMode[] = ['data', 'transaction'];
 
-function report(result: ScaffoldResult, mode: ActionMode, name: string): string {
+const VARIANTS: Record<ActionVariant, string> = {
+  plain: '',
+  chain: ' reading the chain (safe read, result cache)',
+  spend: ' spending an ERC-20 through a contract (simulated, approval first)',
+};
+
+function report(
+  result: ScaffoldResult,
+  mode: ActionMode,
+  name: string,
+  variant: ActionVariant,
+): string {
   const { miniApp } = result;
   const lines = [
-    `Wrote a ${mode}-mode action answering POST ${result.path}:`,
+    `Wrote a ${mode}-mode action${VARIANTS[variant]} answering POST ${result.path}:`,
     ...result.created.map((file) => `  created  ${file}`),
     ...result.changed.map((file) => `  changed  ${file}`),
     miniApp.created
@@ -26,7 +38,10 @@ function report(result: ScaffoldResult, mode: ActionMode, name: string): string 
       `  add the next action to it with --mini-app ${miniApp.id}`,
     );
   }
-  lines.push('  npm run lint && npm run typecheck && npm test   # before you commit');
+  lines.push(
+    `  npm run dev, then npm run check -- http://localhost:3000 --action ${result.path}   # as the platform will meet it, offline`,
+    '  npm run lint && npm run typecheck && npm test   # before you commit',
+  );
   return lines.join('\n');
 }
 
@@ -35,7 +50,12 @@ async function main(): Promise<number> {
   try {
     parsed = parseArgs({
       allowPositionals: true,
-      options: { mode: { type: 'string', default: 'data' }, 'mini-app': { type: 'string' } },
+      options: {
+        mode: { type: 'string', default: 'data' },
+        'mini-app': { type: 'string' },
+        chain: { type: 'boolean', default: false },
+        spend: { type: 'boolean', default: false },
+      },
     });
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`);
@@ -52,10 +72,15 @@ async function main(): Promise<number> {
     return 2;
   }
   const [name] = positionals;
+  if (values.chain && values.spend) {
+    console.error(`--chain and --spend are two different examples: choose one\n${USAGE}`);
+    return 2;
+  }
+  const variant: ActionVariant = values.chain ? 'chain' : values.spend ? 'spend' : 'plain';
   try {
     const root = join(__dirname, '..');
-    const result = await scaffold({ root, name, mode, miniApp: values['mini-app'] });
-    console.log(report(result, mode, name));
+    const result = await scaffold({ root, name, mode, variant, miniApp: values['mini-app'] });
+    console.log(report(result, mode, name, variant));
     return 0;
   } catch (error) {
     if (!(error instanceof ScaffoldError)) throw error;

@@ -10,6 +10,7 @@ import { loadConfig } from './config/app.config';
 import type { MiniAppDeclaration } from './contract/mini-app.types';
 import { MetricsServer } from './telemetry/metrics/metrics.server';
 import { GracefulShutdown } from './server/graceful-shutdown';
+import { listeningLine } from './listening-line';
 
 export interface BootstrapOptions {
   /** Served instead of the shipped actions (the bench serves generated ones beside them). */
@@ -46,7 +47,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<void> {
   await options.beforeListen?.(app);
   await app.listen(config.port, config.host);
   const logger = new Logger('Bootstrap');
-  logger.log(`Listening on ${await app.getUrl()}`);
+  logger.log(listeningLine(app.getHttpServer().address()));
   // Prometheus on its own port (METRICS_PORT), never the public one.
   await app.get(MetricsServer).listen();
 

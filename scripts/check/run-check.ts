@@ -115,13 +115,16 @@ export async function runCheck(options: CheckOptions): Promise<Row[]> {
   rows.push(openApi.row);
   const samples = openApi.body ? samplesByPath(openApi.body) : new Map<string, Sample[]>();
   const checked = new Set<string>();
+  const wanted = options.actions;
   for (const app of miniApps) {
     const path = `/api/mini-apps/${encodeURIComponent(String(app.id))}`;
     const document = await getJson(options, 'mini-app document', path, checkPlatformMetadata);
-    rows.push(document.row);
-    if (!document.body) continue;
     const doc = document.body;
-    const actions = list(doc.actions).map(record);
+    const actions = list(doc?.actions).map(record);
+    // With --action, a mini-app is checked only when it holds one of the wanted actions.
+    if (wanted && !actions.some((a) => wanted.includes(String(a.path)))) continue;
+    rows.push(document.row);
+    if (!doc) continue;
     // Chain actions (blockchain, transfer) have no path: their own rows say what they send.
     const urls = actions.flatMap((action, i): [string, unknown][] =>
       CHAIN_ACTION_TYPES.includes(String(action.type))
@@ -146,6 +149,7 @@ export async function runCheck(options: CheckOptions): Promise<Row[]> {
     if (icon) rows.push(icon);
     for (const action of actions) {
       if (typeof action.path !== 'string') continue;
+      if (wanted && !wanted.includes(action.path)) continue;
       // The deployment itself is what is checked, wherever a wrong URL would send the platform.
       const pathname = new URL(actionUrl(action.path, doc.baseUrl), base).pathname;
       if (checked.has(pathname)) continue;
@@ -158,6 +162,11 @@ export async function runCheck(options: CheckOptions): Promise<Row[]> {
       };
       rows.push(...(await checkAction(target, options)));
     }
+  }
+  const published = [...checked];
+  for (const path of wanted ?? []) {
+    if (published.some((p) => p === path || p.endsWith(path))) continue;
+    rows.push({ what: 'action', target: path, result: 'FAIL', detail: 'no mini-app publishes it' });
   }
   return rows;
 }

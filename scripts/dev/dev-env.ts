@@ -1,10 +1,15 @@
 import { startDevChain, type DevChain, DEV_CHAIN_ID, DEV_CHAIN_PORT } from './dev-chain';
+import { type StandIns, startStandIns } from './stand-ins';
 
 /** Out of reach of a developer clicking through the debugger page (production: 10 a minute). */
 const LOCAL_RATE_LIMIT = '1000000';
 
 export interface DevSetup {
   devChain: DevChain;
+  /** The outside services the shipped actions call, stood in for on loopback. */
+  standIns: StandIns;
+  /** Stops the stand-ins and the chain. */
+  stop(): Promise<void>;
   /** The service's environment: the caller's, then development mode and the local chain. */
   env: NodeJS.ProcessEnv;
 }
@@ -21,20 +26,29 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
 
 /**
  * Everything `npm run dev` prepares before the watcher starts: the local chain (DEV_CHAIN_ID,
- * DEV_CHAIN_PORT) with its contracts and chain file, and the service's environment. A value the
+ * DEV_CHAIN_PORT) with its contracts and chain file, stand-ins for the outside services the
+ * shipped actions call (weather, prices), and the service's environment. A value the
  * caller set wins over the development defaults, except the chain file, which must match.
  */
 export async function prepareDev(base: NodeJS.ProcessEnv = process.env): Promise<DevSetup> {
-  const devChain = await startDevChain({
-    chainId: intFrom(base, 'DEV_CHAIN_ID', DEV_CHAIN_ID),
-    port: intFrom(base, 'DEV_CHAIN_PORT', DEV_CHAIN_PORT),
-  });
+  const [devChain, standIns] = await Promise.all([
+    startDevChain({
+      chainId: intFrom(base, 'DEV_CHAIN_ID', DEV_CHAIN_ID),
+      port: intFrom(base, 'DEV_CHAIN_PORT', DEV_CHAIN_PORT),
+    }),
+    startStandIns(base),
+  ]);
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'development',
     RATE_LIMIT_IP_MAX: LOCAL_RATE_LIMIT,
     RATE_LIMIT_USER_MAX: LOCAL_RATE_LIMIT,
+    ...standIns.env,
     ...base,
     ...devChain.env,
   };
-  return { devChain, env };
+  const stop = async (): Promise<void> => {
+    await standIns.close();
+    await devChain.stop();
+  };
+  return { devChain, standIns, env, stop };
 }

@@ -11,13 +11,15 @@ import { DEFAULT_MINI_APP_ICON, MINI_APP_ID, MINI_APP_LIMITS } from '../../src/k
 import { reservedPathOf } from '../../src/kit/declaration.check';
 import { actionNames, miniAppConstant, nameProblem } from './names';
 import { declaredMiniApps, declaredPaths, withActionModule, withMiniApp } from './project';
-import { type ActionMode, actionFiles } from './templates';
+import { type ActionMode, type ActionVariant, actionFiles, templatesFor } from './templates';
 
 export interface ScaffoldOptions {
   /** The project's root directory (holding src/ and test/). */
   root: string;
   name: string;
   mode: ActionMode;
+  /** `chain` (data mode) or `spend` (transaction mode); the plain example by default. */
+  variant?: ActionVariant;
   /** The mini-app to join, by id; by default one named after the action, created if missing. */
   miniApp?: string;
 }
@@ -112,9 +114,16 @@ async function formatted(root: string, file: string, text: string): Promise<stri
  * request leaves the project as it was.
  */
 export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult> {
-  const { root, name, mode } = options;
+  const { root, name, mode, variant = 'plain' } = options;
   const problem = nameProblem(name);
   if (problem) throw new ScaffoldError(problem);
+  if (!templatesFor(mode, variant)) {
+    throw new ScaffoldError(
+      variant === 'chain'
+        ? '--chain is a data-mode example (a transaction action reads the chain anyway): leave out --mode transaction'
+        : '--spend is a transaction-mode example: add --mode transaction',
+    );
+  }
   const names = actionNames(name);
   const path = `/api/${name}`;
   assertFree(root, name, path, `${names.pascal}Module`);
@@ -133,7 +142,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
       declaration,
     );
   }
-  const created = actionFiles(mode, { names, miniAppConstant: miniApp.constant });
+  const created = actionFiles(mode, { names, miniAppConstant: miniApp.constant }, variant);
 
   const all = { ...created, ...changes };
   const texts = await Promise.all(

@@ -1,8 +1,32 @@
 import type { ActionNames } from './names';
+import { chainTemplates } from './chain-templates';
 import { dataTemplates } from './data-templates';
+import { spendTemplates } from './spend-templates';
 import { transactionTemplates } from './transaction-templates';
 
 export type ActionMode = 'data' | 'transaction';
+/**
+ * The example a mode starts from: data mode's plain one or `chain` (reads the chain, cached);
+ * transaction mode's native transfer or `spend` (an ERC-20 paid into a contract, approval first).
+ */
+export type ActionVariant = 'plain' | 'chain' | 'spend';
+
+const TEMPLATES: Record<
+  ActionVariant,
+  Record<ActionMode, ((input: TemplateInput) => ModeTemplates) | undefined>
+> = {
+  plain: { data: dataTemplates, transaction: transactionTemplates },
+  chain: { data: chainTemplates, transaction: undefined },
+  spend: { data: undefined, transaction: spendTemplates },
+};
+
+/** The templates of a mode and variant; undefined when the variant is not one of the mode's. */
+export function templatesFor(
+  mode: ActionMode,
+  variant: ActionVariant,
+): ((input: TemplateInput) => ModeTemplates) | undefined {
+  return TEMPLATES[variant][mode];
+}
 
 /** Where the action's declaration finds its mini-app: the constant of src/actions/mini-apps.ts. */
 export interface TemplateInput {
@@ -37,9 +61,15 @@ const APP_SETUP = {
 };
 
 /** Every file of one action, by its path from the project root. */
-export function actionFiles(mode: ActionMode, input: TemplateInput): Record<string, string> {
+export function actionFiles(
+  mode: ActionMode,
+  input: TemplateInput,
+  variant: ActionVariant = 'plain',
+): Record<string, string> {
   const { kebab } = input.names;
-  const modeFiles = mode === 'data' ? dataTemplates(input) : transactionTemplates(input);
+  const templates = templatesFor(mode, variant);
+  if (!templates) throw new Error(`no ${variant} variant in ${mode} mode`);
+  const modeFiles = templates(input);
   const dir = `src/actions/${kebab}`;
   return {
     [`${dir}/${kebab}.action.ts`]: modeFiles.action,

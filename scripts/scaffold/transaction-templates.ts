@@ -149,19 +149,19 @@ describe('${pascal}Service', () => {
     moduleImports: { names: 'TransactionModule', from: '../../kit' },
     e2eImports: `import { parseTransaction } from 'viem';
 import type { ExecutionResponse } from '../../src/kit';
-import { type LocalChain, startLocalChain } from '../../src/testing/evm/local-chain';
+import { sendAnswer, startTestChain, type TestChain } from '../../src/testing';
 `,
     e2eSetup: {
-      declare: '  let chain: LocalChain;\n',
+      declare: '  let testChain: TestChain;\n',
       start: `  beforeAll(async () => {
     // The declared chain, local: the kit checks every transaction lands before answering it.
-    chain = await startLocalChain({ chainId: 43113 });
-    app = await createTestApp({ env: { RPC_URL_43113: chain.rpcUrl } });
-  }, 60_000);
+    testChain = await startTestChain();
+    app = await createTestApp({ env: testChain.env });
+  }, 120_000);
 `,
       stop: `  afterAll(async () => {
     await app?.close();
-    await chain?.stop();
+    await testChain?.stop();
   });
 `,
     },
@@ -178,6 +178,20 @@ import { type LocalChain, startLocalChain } from '../../src/testing/evm/local-ch
     expect(body.chainId).toBe(43113);
     const tx = parseTransaction(body.serializedTransaction as \`0x02\${string}\`);
     expect(tx).toMatchObject({ to: recipient.toLowerCase(), value: 5n * 10n ** 17n });
+  });
+
+  it('answers a transfer that lands when the user signs and sends it', async () => {
+    const [user, recipient] = testChain.users;
+    const before = await testChain.chain.publicClient.getBalance({ address: recipient.address });
+    const { body } = await postJson<ExecutionResponse>(
+      app,
+      PATH,
+      { params: { recipient: recipient.address, amount: '0.25' } },
+      { 'x-user-address': user.address },
+    );
+    expect((await sendAnswer(testChain, user, body)).receipt.status).toBe('success');
+    const after = await testChain.chain.publicClient.getBalance({ address: recipient.address });
+    expect(after - before).toBe(25n * 10n ** 16n);
   });
 
   it('refuses a request that names no acting user', async () => {

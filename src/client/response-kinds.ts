@@ -6,7 +6,7 @@ export {
   isExecutionResponse as isTransactionResponse,
 } from '../contract/response-guards';
 
-/** A transaction-mode error body: `{error, code, details?}`, with no `success` field. */
+/** A transaction-mode error body: `{error, code, message?, data?, details?}`, with no `success` field. */
 export function isTransactionError(value: unknown): value is TransactionErrorBody {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const body = value as Record<string, unknown>;

@@ -111,6 +111,12 @@ export interface ActionSample<P extends object = object> {
 export interface ActionDeclaration<P extends object = object> {
   label: string;
   description?: string;
+  /**
+   * The action's own page on /docs (the OpenAPI operation's description, after the generated
+   * notes): Markdown, as long as it needs (what it does, its answer's fields, its errors). Not
+   * published in the platform's metadata.
+   */
+  docs?: string;
   chains: ChainContext;
   path: string;
   params?: ParamsClass<P>;
@@ -202,6 +208,10 @@ export interface ExecutionResponse {
 export interface TransactionErrorBody {
   error: string;
   code: string;
+  /** User-readable text, when the action gave one besides `error`. */
+  message?: string;
+  /** Context the action gave (for instance `{invalidParams}`), JSON-safe. */
+  data?: unknown;
   details?: string;
 }
 

@@ -21,7 +21,7 @@ import { loggableTarget } from './sensitive-params';
 
 /**
  * Renders every error of the service, inside an action or not, in the shape of the action's mode:
- * the data envelope, or `{error, code, details?}` for transaction actions.
+ * the data envelope, or `{error, code, message?, data?, details?}` for transaction actions.
  */
 @Catch()
 export class ActionExceptionFilter implements ExceptionFilter {
@@ -48,7 +48,7 @@ export class ActionExceptionFilter implements ExceptionFilter {
     const declaration = this.registry.find(req.routeOptions?.url);
     const body =
       declaration && declaration.responseType !== 'data'
-        ? transactionBody(mapped, development)
+        ? transactionBody(mapped, development, thrown)
         : dataBody(mapped, req, reply);
     void reply.status(mapped.status).send(body);
   }
@@ -92,10 +92,23 @@ function dataBody(
   };
 }
 
-function transactionBody(mapped: MappedError, development: boolean): TransactionErrorBody {
+/**
+ * `{error, code, details?}`, plus the `message` and `data` an action gave its ActionException: a
+ * user-readable text and context (the offending parameters) are the action's to show, whatever
+ * its mode.
+ */
+function transactionBody(
+  mapped: MappedError,
+  development: boolean,
+  thrown: unknown,
+): TransactionErrorBody {
+  const given = thrown instanceof ActionException ? thrown.details : {};
   return {
     error: mapped.error,
     code: mapped.code,
+    ...(given.message !== undefined &&
+      given.message !== mapped.error && { message: given.message }),
+    ...(given.data !== undefined && { data: jsonSafe(given.data) }),
     ...(development && mapped.details !== undefined && { details: mapped.details }),
   };
 }

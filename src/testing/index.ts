@@ -12,3 +12,17 @@ export {
   describeActionConformance,
 } from './conformance';
 export { declaredActions, type DeclaredAction } from './conformance/declared-actions';
+// The local chain of a team's e2e spec: start it, fund a user, write a chain file, send answers.
+export {
+  deserializeTransaction,
+  type DexFixture,
+  fundUser,
+  type LocalChain,
+  sendAnswer,
+  signAndSend,
+  startTestChain,
+  type TestChain,
+  type TestChainOptions,
+  type WalletRun,
+  writeChainFile,
+} from './local-chain';

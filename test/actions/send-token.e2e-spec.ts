@@ -174,7 +174,7 @@ describe('Send token on a local EVM', () => {
     expect(body.chainId).toBe(FUJI);
   });
 
-  describe('answers every failure as {error, code}', () => {
+  describe('answers every failure as {error, code, message?, data?}', () => {
     const valid = (): Record<string, string> => ({
       token: 'USDC',
       recipient: freshAddress(),
@@ -263,7 +263,12 @@ describe('Send token on a local EVM', () => {
       ],
     ])('%s', async (_case, params, headers, status, code, error) => {
       const answer = await runAction(app, PATH, params(), headers(wallet()));
-      expect(answer).toEqual({ status, body: { error: expect.stringMatching(error), code } });
+      // The refusal's message and data (the parameter it names) ride along; never `success`.
+      expect(answer).toEqual({
+        status,
+        body: expect.objectContaining({ error: expect.stringMatching(error), code }),
+      });
+      expect(answer.body).not.toHaveProperty('success');
     });
 
     it('a node that is down: 503 without its URL (the transaction cannot be checked)', async () => {
@@ -273,6 +278,8 @@ describe('Send token on a local EVM', () => {
         body: {
           error: 'The RPC node of Local Fuji (chain 43113) could not be reached',
           code: 'RPC_ERROR',
+          message: 'The blockchain node is not answering, please try again later',
+          data: { code: 'RPC_ERROR' },
         },
       });
     });

@@ -188,7 +188,11 @@ describe('HTTP edge: deadlines and errors raised before routing', () => {
       const response = await send(app, { method: 'DELETE', url: '/api/tx-transfer' });
       expect(response.statusCode).toBe(405);
       expect(response.headers.allow).toBe('GET, POST, OPTIONS');
-      expect(response.json()).toEqual({ error: 'Method not allowed', code: 'METHOD_NOT_ALLOWED' });
+      expect(response.json()).toEqual({
+        error: 'Method not allowed',
+        code: 'METHOD_NOT_ALLOWED',
+        message: 'DELETE is not allowed here: POST runs the action, GET reads its metadata',
+      });
     });
 
     it('keeps 404 where no action is declared', async () => {

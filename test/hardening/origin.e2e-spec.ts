@@ -46,7 +46,11 @@ describe('Origin and user guards', () => {
         'x-user-address': ADDRESS,
       });
       expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({ error: 'Origin not allowed', code: 'ORIGIN_NOT_ALLOWED' });
+      expect(response.json()).toEqual({
+        error: 'Origin not allowed',
+        code: 'ORIGIN_NOT_ALLOWED',
+        message: 'This app may not call the action',
+      });
     });
 
     it('guards the transaction reports and reads as the actions (403 in the data shape)', async () => {
@@ -113,6 +117,8 @@ describe('Origin and user guards', () => {
       expect(response.json()).toEqual({
         error: 'x-user-address header is required',
         code: 'VALIDATION_ERROR',
+        message: 'Connect a wallet to run this action',
+        data: { invalidParams: ['userAddress'] },
       });
     });
 

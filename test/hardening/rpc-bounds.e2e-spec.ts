@@ -77,7 +77,12 @@ describe('An RPC node that never answers', () => {
     const busyTx = await sendToken(app);
     expect(busyTx).toEqual({
       status: 503,
-      body: { error: 'Too many calls are waiting for an external service', code: 'UPSTREAM_BUSY' },
+      body: {
+        error: 'Too many calls are waiting for an external service',
+        code: 'UPSTREAM_BUSY',
+        message: 'An external service is busy, please try again in a moment',
+        data: { code: 'UPSTREAM_BUSY' },
+      },
     });
     expect([node.liveSockets, node.requests]).toEqual([2, 2]);
 
@@ -129,6 +134,8 @@ describe('An RPC node that keeps failing', () => {
       body: {
         error: 'An external service keeps failing; calls to it are paused',
         code: 'UPSTREAM_UNAVAILABLE',
+        message: 'An external service is unavailable, please try again later',
+        data: { code: 'UPSTREAM_UNAVAILABLE' },
       },
     });
     expect(node.requests).toBe(2);

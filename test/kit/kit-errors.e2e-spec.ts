@@ -50,12 +50,14 @@ describe('Kit: errors outside development', () => {
   });
 
   describe('transaction mode', () => {
-    it('renders a validation failure as exactly {error, code}', async () => {
+    it('renders a validation failure as {error, code} with the message and data it was given', async () => {
       const response = await post('/api/tx-transfer?amount=0');
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({
         error: 'amount must be at least 1, to is required',
         code: 'VALIDATION_ERROR',
+        message: 'Invalid amount: 0, to is required',
+        data: { invalidParams: ['amount', 'to'] },
       });
     });
 
@@ -257,12 +259,13 @@ describe('Kit: errors with NODE_ENV=development', () => {
     expect(response.body).not.toMatch(/\n\s+at /);
   });
 
-  it('keeps a transaction-mode validation failure to {error, code}', async () => {
+  it('keeps a transaction-mode validation failure to {error, code, data}: no details', async () => {
     const response = await app.inject({ method: 'POST', url: '/api/tx-transfer' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       error: 'amount is required, to is required',
       code: 'VALIDATION_ERROR',
+      data: { invalidParams: ['amount', 'to'] },
     });
   });
 });

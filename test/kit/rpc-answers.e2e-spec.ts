@@ -107,10 +107,13 @@ describe('RPC answers of the wrong shape', () => {
     // as does the check of a gas of 0, which has the right shape but cannot be signed.
     const simulated = action === 'send-token' && method === 'eth_estimateGas' && answer !== '0x0';
     expect(status).toBe(simulated ? 503 : 500);
+    const message = 'The blockchain node is not answering, please try again later';
+    const data = { code: 'RPC_ERROR' };
     if (action === 'portfolio') {
-      expect(body).toMatchObject({ success: false, statusCode: 500, error: WRONG_SHAPE });
+      // Data mode carries the code in data.code, as it does every code.
+      expect(body).toMatchObject({ success: false, statusCode: 500, error: WRONG_SHAPE, data });
     } else {
-      expect(body).toEqual({ error: WRONG_SHAPE, code: 'RPC_ERROR' });
+      expect(body).toEqual({ error: WRONG_SHAPE, code: 'RPC_ERROR', message, data });
     }
     expect(JSON.stringify(body)).not.toMatch(/127\.0\.0\.1|https?:/);
   });

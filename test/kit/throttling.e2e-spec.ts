@@ -106,7 +106,11 @@ describe('Rate limits (in-memory store)', () => {
         await call(app, '/api/test-transfer', { ip: '10.0.0.6', headers });
       const refused = await call(app, '/api/test-transfer', { ip: '10.0.0.6', headers });
       expect(refused.statusCode).toBe(429);
-      expect(refused.json()).toEqual({ error: 'Too many requests', code: 'RATE_LIMITED' });
+      expect(refused.json()).toEqual({
+        error: 'Too many requests',
+        code: 'RATE_LIMITED',
+        message: 'Too many requests, please try again in 60 seconds',
+      });
       expect(refused.headers['retry-after']).toBeDefined();
     });
 

@@ -106,15 +106,17 @@ describe('Chains every shipped action refuses', () => {
       const { status, body } = await post(action, sent);
       const error = `Chain ${chainId} is not supported by this action (${field}: 43113)`;
       expect(status).toBe(400);
+      const data = { code: 'UNSUPPORTED_CHAIN', invalidParams: [field], supportedChains: [43113] };
       if (action.responseType === 'data') {
-        expect(body).toMatchObject({
-          success: false,
-          statusCode: 400,
-          error,
-          data: { code: 'UNSUPPORTED_CHAIN', invalidParams: [field], supportedChains: [43113] },
-        });
+        expect(body).toMatchObject({ success: false, statusCode: 400, error, data });
       } else {
-        expect(body).toEqual({ error, code: 'UNSUPPORTED_CHAIN' });
+        // Transaction mode keeps the refusal's message and data as well.
+        expect(body).toEqual({
+          error,
+          code: 'UNSUPPORTED_CHAIN',
+          message: expect.any(String),
+          data,
+        });
       }
     });
   });
@@ -141,7 +143,12 @@ describe('Chains every shipped action refuses', () => {
           data: { invalidParams: [field] },
         });
       } else {
-        expect(body).toEqual({ error, code: 'VALIDATION_ERROR' });
+        expect(body).toMatchObject({
+          error,
+          code: 'VALIDATION_ERROR',
+          data: { invalidParams: [field] },
+        });
+        expect(body).not.toHaveProperty('success');
       }
     });
   });

@@ -140,6 +140,12 @@ describe('The platform calling the service (its two SDK builds, on the wire)', (
         body: {
           error: 'Chain 43114 is not supported by this action (sourceChain: 43113)',
           code: 'UNSUPPORTED_CHAIN',
+          message: 'This action runs on Avalanche Fuji, not on chain 43114 (Avalanche)',
+          data: {
+            code: 'UNSUPPORTED_CHAIN',
+            invalidParams: ['sourceChain'],
+            supportedChains: [43113],
+          },
         },
       });
     });
@@ -154,7 +160,11 @@ describe('The platform calling the service (its two SDK builds, on the wire)', (
       const tx = await send(proxyExecution(published['/api/send-token'], TRANSFER, context));
       expect(tx).toEqual({
         status: 400,
-        body: { error: "sourceChain 'narnia' is not a known chain", code: 'VALIDATION_ERROR' },
+        body: expect.objectContaining({
+          error: "sourceChain 'narnia' is not a known chain",
+          code: 'VALIDATION_ERROR',
+          data: { invalidParams: ['sourceChain'] },
+        }),
       });
     });
 
@@ -210,7 +220,12 @@ describe('The platform calling the service (its two SDK builds, on the wire)', (
       const sendToken = legacy('/api/send-token', { source: 'fuji' });
       expect(await send(legacyExecution(sendToken, TRANSFER, {}))).toEqual({
         status: 400,
-        body: { error: 'x-user-address header is required', code: 'VALIDATION_ERROR' },
+        body: {
+          error: 'x-user-address header is required',
+          code: 'VALIDATION_ERROR',
+          message: 'Connect a wallet to run this action',
+          data: { invalidParams: ['userAddress'] },
+        },
       });
     });
 
@@ -230,6 +245,12 @@ describe('The platform calling the service (its two SDK builds, on the wire)', (
         body: {
           error: 'Chain 42220 is not supported by this action (sourceChain: 43113)',
           code: 'UNSUPPORTED_CHAIN',
+          message: 'This action runs on Avalanche Fuji, not on chain 42220 (Celo)',
+          data: {
+            code: 'UNSUPPORTED_CHAIN',
+            invalidParams: ['sourceChain'],
+            supportedChains: [43113],
+          },
         },
       });
     });

@@ -68,7 +68,11 @@ describe('Published URLs cannot be steered by a request', () => {
         headers: { host: 'a@evil.com' },
       });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'Invalid Host header', code: 'INVALID_HOST' });
+      expect(response.json()).toEqual({
+        error: 'Invalid Host header',
+        code: 'INVALID_HOST',
+        message: 'The request names an invalid host',
+      });
     });
 
     it.each([

@@ -14,7 +14,7 @@ import {
 import { serializeUnsigned } from '../../src/evm/transaction/tx-serialization';
 
 /** Debian's Chromium (`apt-get install chromium`); never a downloaded browser. */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * `describe` when Chromium is installed, else `describe.skip` with a line saying how to run the

@@ -10,7 +10,13 @@ export interface Doc {
 }
 export interface Operation {
   operationId: string;
-  parameters?: { name: string; in: string; required?: boolean }[];
+  parameters?: {
+    name: string;
+    in: string;
+    required?: boolean;
+    description?: string;
+    example?: unknown;
+  }[];
   requestBody?: { content: Record<string, { examples?: Record<string, { value: unknown }> }> };
   responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
   'x-action-samples'?: unknown[];

@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { prepareDev, type DevSetup } from '../../scripts/dev/dev-env';
 import { createTestApp } from '../support/app.factory';
-import { FakeUpstream, reply } from '../support/upstream.server';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -38,40 +37,22 @@ const rowsOf = (table: string): string[][] =>
     .slice(2, -1)
     .map((line) => line.split(/ {2,}/));
 
-describe('npm run check against the service itself', () => {
+describe('npm run check against the dev loop, offline', () => {
   let setup: DevSetup;
-  let weather: FakeUpstream;
   let app: NestFastifyApplication;
 
   beforeAll(async () => {
-    // Every outside service a sample needs: the local chain with the contracts, a weather API.
-    [setup, weather] = await Promise.all([
-      prepareDev({ DEV_CHAIN_PORT: '0' }),
-      FakeUpstream.start(),
-    ]);
-    weather
-      .route(
-        '/geo',
-        reply.json({
-          results: [{ id: 1, name: 'Paris', country: 'France', latitude: 48.85, longitude: 2.35 }],
-        }),
-      )
-      .route(
-        '/forecast',
-        reply.json({
-          current: {
-            time: '2026-11-22T12:00',
-            temperature_2m: 12.3,
-            wind_speed_10m: 4.5,
-            weather_code: 3,
-          },
-        }),
-      );
+    // What `npm run dev` prepares: the local chain with the contracts, stand-ins for the weather
+    // and price APIs; nothing here reaches the internet.
+    setup = await prepareDev({ DEV_CHAIN_PORT: '0' });
+    const { CHAIN_CONFIG_FILE, WEATHER_GEOCODING_URL, WEATHER_FORECAST_URL, PRICE_API_URL } =
+      setup.env;
     app = await createTestApp({
       env: {
-        CHAIN_CONFIG_FILE: setup.devChain.chainFile,
-        WEATHER_GEOCODING_URL: `${weather.base}/geo`,
-        WEATHER_FORECAST_URL: `${weather.base}/forecast`,
+        CHAIN_CONFIG_FILE: String(CHAIN_CONFIG_FILE),
+        WEATHER_GEOCODING_URL: String(WEATHER_GEOCODING_URL),
+        WEATHER_FORECAST_URL: String(WEATHER_FORECAST_URL),
+        PRICE_API_URL: String(PRICE_API_URL),
         NODE_ENV: 'production',
         // Production writes token URIs only from a bounded Host (mint-nft's sample mints).
         ALLOWED_HOSTS: '127.0.0.1',
@@ -82,8 +63,15 @@ describe('npm run check against the service itself', () => {
 
   afterAll(async () => {
     await app?.close();
-    await weather?.close();
-    await setup?.devChain.stop();
+    await setup?.stop();
+  });
+
+  it('stands in for every outside service a shipped action calls, on loopback', () => {
+    for (const name of ['WEATHER_GEOCODING_URL', 'WEATHER_FORECAST_URL', 'PRICE_API_URL'])
+      expect([name, setup.env[name]]).toEqual([
+        name,
+        expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//),
+      ]);
   });
 
   it('passes: every mini-app, URL, preflight and declared sample, printed as a table', async () => {
@@ -98,12 +86,32 @@ describe('npm run check against the service itself', () => {
       expect.arrayContaining([
         'POST /api/calculator',
         'POST /api/weather',
+        'POST /api/portfolio',
         'POST /api/send-token',
         'POST /api/best-swap',
       ]),
     );
     expect(stdout).toMatch(/^WHAT +TARGET +RESULT +DETAIL +TIME$/m);
     expect(stdout).toMatch(/: \d+ passed, 0 failed, \d+ skipped\n$/);
+  }, 60_000);
+
+  it('--action checks one action and the mini-app holding it, nothing else', async () => {
+    const { code, stdout } = await check(await app.getUrl(), '--action', '/api/weather');
+    const rows = rowsOf(stdout);
+    expect(code).toBe(0);
+    const actionTargets = rows
+      .filter(([what]) => what.startsWith('sample') || what === 'CORS preflight')
+      .map(([, target]) => target.replace(/^\w+ /, ''));
+    expect(new Set(actionTargets)).toEqual(new Set(['/api/weather']));
+    expect(rows.filter(([what]) => what === 'mini-app document')).toHaveLength(1);
+  }, 60_000);
+
+  it('--action fails on a path no mini-app publishes', async () => {
+    const { code, stdout } = await check(await app.getUrl(), '--action', '/api/nowhere');
+    expect(code).toBe(1);
+    expect(rowsOf(stdout)).toContainEqual(
+      expect.arrayContaining(['action', '/api/nowhere', 'FAIL', 'no mini-app publishes it']),
+    );
   }, 60_000);
 });
 

@@ -195,6 +195,22 @@ describeWithBrowser()('Debugger page in Chromium', () => {
     await shown.screenshot({ path: join(SHOTS, 'calculator-result.png') });
   });
 
+  it("fills a sample's values without replacing the wallet chosen at the top", async () => {
+    const portfolio = form('/api/portfolio');
+    const fill = portfolio.locator('button', { hasText: 'Fill sample 1' });
+    const wallet = page.locator('#wallet');
+    await wallet.fill(FAKE_WALLET.account);
+    await portfolio.locator('select[name=timeframe]').selectOption('24h');
+    await fill.click();
+    expect(await portfolio.locator('select[name=timeframe]').inputValue()).toBe('7d');
+    expect(await wallet.inputValue()).toBe(FAKE_WALLET.account);
+    // An empty wallet field takes the sample's user.
+    await wallet.fill('');
+    await fill.click();
+    expect(await wallet.inputValue()).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
+    await wallet.fill('');
+  });
+
   it('shows the error text of a refused value', async () => {
     const calculator = form('/api/calculator');
     await calculator.locator('input[name=b]').fill('');

@@ -36,7 +36,7 @@ describe('npm run dev: the local chain and its configuration', () => {
 
   afterAll(async () => {
     await app?.close();
-    await setup?.devChain.stop();
+    await setup?.stop();
   });
 
   it('runs the service in development mode with limits out of a developer’s reach', () => {

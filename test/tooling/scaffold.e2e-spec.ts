@@ -91,6 +91,9 @@ describe('npm run new:action (in a copy of the project)', () => {
       [['metadata'], /\/api\/metadata is a route the service answers itself/],
       [['fresh', '--mini-app', 'Tools'], /mini-app id "Tools" must be lower-case/],
       [['fresh', '--mode', 'mint'], /--mode must be data or transaction, not "mint"/],
+      [['fresh', '--chain', '--mode', 'transaction'], /--chain is a data-mode example/],
+      [['fresh', '--spend'], /--spend is a transaction-mode example/],
+      [['fresh', '--chain', '--spend'], /--chain and --spend are two different examples/],
       [[], /give exactly one action name \(got 0\)/],
     ];
     const runs = await Promise.all(refused.map(([args]) => newAction(dir, ...args)));
@@ -104,7 +107,7 @@ describe('npm run new:action (in a copy of the project)', () => {
     expect(snapshot(dir)).toEqual(before);
   }, 60_000);
 
-  it('writes a data action in a new mini-app and a transaction action joining tools', async () => {
+  it('writes a data action in a new mini-app, a transaction action joining tools, and the chain and spend examples', async () => {
     const data = await newAction(dir, 'hello-note');
     expectSuccess(data);
     expect(data.stdout).toContain('Wrote a data-mode action answering POST /api/hello-note');
@@ -119,6 +122,25 @@ describe('npm run new:action (in a copy of the project)', () => {
     );
     expectSuccess(transaction);
     expect(transaction.stdout).toContain('joins the mini-app "tools" (TOOLS_MINI_APP)');
+    // The chain-reading data example and the ERC-20 spending transaction example.
+    const chain = await newAction(dir, 'chain-note', '--chain', '--mini-app', 'hello-note');
+    expectSuccess(chain);
+    expect(chain.stdout).toContain(
+      'Wrote a data-mode action reading the chain (safe read, result cache) answering POST /api/chain-note',
+    );
+    const spend = await newAction(
+      dir,
+      'pay-note',
+      '--mode',
+      'transaction',
+      '--spend',
+      '--mini-app',
+      'hello-note',
+    );
+    expectSuccess(spend);
+    expect(spend.stdout).toContain('spending an ERC-20 through a contract');
+    expect(read('src/actions/chain-note/chain-note.service.ts')).toContain('this.chains.read(');
+    expect(read('src/actions/pay-note/pay-note.service.ts')).toContain('spend: {');
 
     const added = Object.keys(snapshot(dir)).filter((file) => !(file in before));
     expect(added.sort()).toEqual(
@@ -128,16 +150,24 @@ describe('npm run new:action (in a copy of the project)', () => {
         'src/assets/icons/hello-note.svg',
         'test/actions/hello-note.e2e-spec.ts',
         'test/actions/tip-jar.e2e-spec.ts',
-        ...['action', 'controller', 'module', 'service', 'service.spec'].flatMap((kind) => [
-          `src/actions/hello-note/hello-note.${kind}.ts`,
-          `src/actions/tip-jar/tip-jar.${kind}.ts`,
-        ]),
+        'src/actions/chain-note',
+        'src/actions/pay-note',
+        'test/actions/chain-note.e2e-spec.ts',
+        'test/actions/pay-note.e2e-spec.ts',
+        ...['action', 'controller', 'module', 'service', 'service.spec'].flatMap((kind) =>
+          ['hello-note', 'tip-jar', 'chain-note', 'pay-note'].map(
+            (action) => `src/actions/${action}/${action}.${kind}.ts`,
+          ),
+        ),
       ].sort(),
     );
+    const printed = data.stdout + transaction.stdout + chain.stdout + spend.stdout;
     for (const file of added.filter((f) => f.endsWith('.ts'))) {
-      expect(data.stdout + transaction.stdout).toContain(`created  ${file}`);
+      expect(printed).toContain(`created  ${file}`);
     }
-    expect(read('src/actions/index.ts')).toMatch(/\n {2}HelloNoteModule,\n {2}TipJarModule,\n\];/);
+    expect(read('src/actions/index.ts')).toMatch(
+      /\n {2}HelloNoteModule,\n {2}TipJarModule,\n {2}ChainNoteModule,\n {2}PayNoteModule,\n\];/,
+    );
     expect(read('src/actions/mini-apps.ts')).toMatch(/\n {2}HELLO_NOTE_MINI_APP,\n\];/);
     expect(read('src/actions/tip-jar/tip-jar.action.ts')).toContain('miniApp: TOOLS_MINI_APP');
   }, 60_000);
@@ -163,6 +193,10 @@ describe('npm run new:action (in a copy of the project)', () => {
     const generated = [
       'src/actions/hello-note',
       'src/actions/tip-jar',
+      'src/actions/chain-note',
+      'src/actions/pay-note',
+      'test/actions/chain-note.e2e-spec.ts',
+      'test/actions/pay-note.e2e-spec.ts',
       'src/actions/index.ts',
       'src/actions/mini-apps.ts',
       'test/actions/hello-note.e2e-spec.ts',
@@ -171,12 +205,8 @@ describe('npm run new:action (in a copy of the project)', () => {
     expectSuccess(await node('eslint/bin/eslint.js', '--max-warnings=0', ...generated));
 
     const report = join(dir, 'jest-report.json');
-    const specs = [
-      'src/actions/hello-note',
-      'src/actions/tip-jar',
-      'test/actions/hello-note',
-      'test/actions/tip-jar',
-    ];
+    const actions = ['hello-note', 'tip-jar', 'chain-note', 'pay-note'];
+    const specs = actions.flatMap((a) => [`src/actions/${a}`, `test/actions/${a}`]);
     const jest = await node(
       'jest/bin/jest.js',
       '--ci',
@@ -191,9 +221,17 @@ describe('npm run new:action (in a copy of the project)', () => {
       numFailedTests: number;
       testResults: { assertionResults: { fullName: string; status: string }[] }[];
     };
-    expect([results.numTotalTestSuites, results.numFailedTests]).toEqual([4, 0]);
+    expect([results.numTotalTestSuites, results.numFailedTests]).toEqual([8, 0]);
     const names = results.testResults.flatMap((suite) => suite.assertionResults);
-    for (const path of ['/api/hello-note', '/api/tip-jar']) {
+    // The generated specs' own tests ran too: the chain's answers signed, sent and landed.
+    expect(names.map((t) => [t.fullName, t.status])).toEqual(
+      expect.arrayContaining([
+        [expect.stringContaining('then the same from the cache'), 'passed'],
+        [expect.stringContaining('answers the approval first, then the payment'), 'passed'],
+        [expect.stringContaining('answers a transfer that lands when the user signs'), 'passed'],
+      ]),
+    );
+    for (const path of actions.map((a) => `/api/${a}`)) {
       const conformance = names.filter((t) =>
         t.fullName.includes(`${path} meets the dynamic action contract`),
       );

@@ -28,6 +28,13 @@ export class CalculatorParams {
 export const calculatorAction = defineAction({
   label: 'Calculate',
   description: 'Add, subtract, multiply or divide two numbers on the server',
+  docs: [
+    'The contract’s worked example. `a` and `b` are read as decimal numbers;',
+    '`data` holds `operation`, `a`, `b` and `result`, and `message` the computation (`2 + 3 = 5`).',
+    '',
+    '**Errors**: a missing or invalid parameter is a 400 naming it; dividing by zero is a 400',
+    '`Division by zero is not allowed`.',
+  ].join('\n'),
   chains: { source: 43113 },
   path: '/api/calculator',
   miniApp: TOOLS_MINI_APP,

@@ -569,7 +569,8 @@
         form.elements[param.name].value = text;
       }
     }
-    if (sample.userAddress) byId('wallet').value = sample.userAddress;
+    // The wallet chosen at the top of the page is the tester's: a sample's user only fills it empty.
+    if (sample.userAddress && !byId('wallet').value.trim()) byId('wallet').value = sample.userAddress;
     if (sample.chainId !== undefined) byId('chain').value = String(sample.chainId);
   }
 

@@ -119,3 +119,39 @@ describe('ChainRegistry at boot', () => {
     expect(warn).not.toHaveBeenCalled();
   });
 });
+
+describe('ChainRegistry.read', () => {
+  it('reads through the viem client, and turns a failing node into RPC_ERROR without its URL', async () => {
+    const { createServer } = await import('node:net');
+    // A port that was open a moment ago and is closed now: connection refused.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise((resolve) => probe.close(resolve));
+    const file = join(mkdtempSync(join(tmpdir(), 'registry-read-')), 'chains.json');
+    const rpcUrl = `http://127.0.0.1:${port}/key/SECRET`;
+    writeFileSync(file, JSON.stringify({ chains: { 43113: { rpcUrl } } }));
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const chains = chainsUnderTest({ CHAIN_CONFIG_FILE: file }).registry;
+      const chain = chains.forRequest(onChains(43113), context());
+      const raw = await chains
+        .client(chain)
+        .getGasPrice()
+        .catch((e: Error) => e.message);
+      // What the raw client would show a user: the node's URL and its key.
+      expect(raw).toContain('SECRET');
+      const thrown = await refusal(() => chains.read(chain, 'gas price', (c) => c.getGasPrice()));
+      const shown = { status: thrown.getStatus(), error: thrown.error, ...thrown.details };
+      expect(shown).toMatchObject({
+        status: 500,
+        code: 'RPC_ERROR',
+        data: { code: 'RPC_ERROR' },
+        error: `The RPC node of ${chain.name} (chain 43113) could not be reached`,
+      });
+      expect(JSON.stringify(shown)).not.toMatch(/SECRET|127\.0\.0\.1/);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});

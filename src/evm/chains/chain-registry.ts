@@ -117,7 +117,21 @@ export class ChainRegistry implements OnModuleInit {
     return token;
   }
 
-  /** The chain's viem client, within the node host's bounds (see ChainRpc). */
+  /**
+   * The safe way for an action to read the chain: `run` gets the chain's viem client, and any
+   * failure becomes the error every action shows, never viem's text (which quotes the node's URL,
+   * keys included): a failing node is a 500 `RPC_ERROR` naming the chain (`data.code` in data
+   * mode), a refused call the bounds' 503, a revert a 400 `TRANSACTION_WOULD_FAIL`.
+   * `what` names the read in the log line (`'gas price'`).
+   */
+  read<T>(chain: ChainInfo, what: string, run: (client: PublicClient) => Promise<T>): Promise<T> {
+    return this.rpc.read(chain, what, run);
+  }
+
+  /**
+   * The chain's raw viem client, within the node host's bounds (see ChainRpc). Its errors carry
+   * the node's URL: read through `read`, or turn failures into `ChainRpc.failure` yourself.
+   */
   client(chain: ChainInfo): PublicClient {
     return this.rpc.client(chain);
   }

@@ -136,7 +136,7 @@ export class ChainRpc {
         throw new ActionException(
           HttpStatus.BAD_REQUEST,
           `The transaction would fail on ${chain.name}: ${revertReason(error)}`,
-          { code: 'TRANSACTION_WOULD_FAIL' },
+          { code: 'TRANSACTION_WOULD_FAIL', data: { code: 'TRANSACTION_WOULD_FAIL' } },
         );
       }
       throw this.failure(chain, what, error);
@@ -170,6 +170,8 @@ export class ChainRpc {
       {
         message: 'The blockchain node is not answering, please try again later',
         code: 'RPC_ERROR',
+        // Data mode carries codes in `data.code` (the envelope has no `code` of its own).
+        data: { code: 'RPC_ERROR' },
       },
     );
   }

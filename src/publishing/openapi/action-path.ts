@@ -33,10 +33,12 @@ export function actionPath({ declaration, params, slug, tag }: ActionPathInput):
     declaration.requiresUser ? 'Needs the acting user’s address.' : undefined,
     declaration.callsOutside ? 'Calls an external service.' : undefined,
   ];
+  const generated = notes.filter(Boolean).join(' ');
   const post = {
     operationId: `run.${slug}`,
     summary: declaration.label,
-    description: notes.filter(Boolean).join(' '),
+    // The declaration's own page text, Markdown, after what the kit knows of the action.
+    description: declaration.docs ? `${generated}\n\n${declaration.docs.trim()}` : generated,
     tags: [tag],
     parameters: actionParameters(declaration, params),
     requestBody: actionRequestBody(declaration, params, paramsRef),

@@ -18,18 +18,25 @@ const header = (name: string, description: string, schema: JsonSchema): Paramete
   schema: asSchema(schema),
 });
 
-/** The context headers, read before the query and the body's `context` (docs/requests-and-responses.md). */
+/**
+ * The context headers, read before the query and the body's `context` (docs/requests-and-responses.md).
+ * The user header is never `required` in the document, even for an action that needs a user: the
+ * body's `context.userAddress` (which the samples carry) is as good, and /docs would otherwise
+ * refuse to Execute, highlighting an empty field far above the button. The first sample's user is
+ * its example, which /docs pre-fills.
+ */
 function contextHeaders(declaration: ActionDeclaration): ParameterObject[] {
   const { source, destination } = declaration.chains;
+  const sampleUser = declaration.samples?.find((s) => s.userAddress)?.userAddress;
   const user = header(
     'x-user-address',
     declaration.requiresUser
-      ? 'The acting user (required: or x-wallet-address, query userAddress, body context.userAddress)'
+      ? 'The acting user: this action needs one, here or as x-wallet-address, query userAddress or body context.userAddress'
       : 'The acting user, if any',
     ADDRESS,
   );
   return [
-    declaration.requiresUser ? { ...user, required: true } : user,
+    declaration.requiresUser && sampleUser !== undefined ? { ...user, example: sampleUser } : user,
     header('x-wallet-address', 'The acting user, when x-user-address is absent', ADDRESS),
     header('x-source-chain', `The chain to act on; this action runs on ${source}`, CHAIN),
     header('x-chain-id', 'The chain to act on, when x-source-chain is absent', CHAIN),

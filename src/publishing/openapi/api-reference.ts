@@ -69,6 +69,8 @@ export function setupApiReference(app: NestFastifyApplication): void {
       layout: 'BaseLayout',
       displayOperationId: false,
       tryItOutEnabled: true,
+      // Each action has its own address, /docs#/<mini-app>/run.<slug>, opening its operation.
+      deepLinking: true,
     },
   });
 }

@@ -46,6 +46,7 @@ class UploadParams {
 const typed = defineAction({
   label: 'Typed',
   description: 'Every kind',
+  docs: '## Answer\n\nEvery **kind** of value.\n',
   chains: { source: 43113 },
   path: '/api/a-b',
   miniApp: MINI_APP,
@@ -74,7 +75,7 @@ const input = (extra: Partial<OpenApiInput> = {}): OpenApiInput => ({
 /** The parts of the document this spec reads. */
 interface Operation {
   operationId: string;
-  parameters: { name: string; required?: boolean; schema: JsonSchema }[];
+  parameters: { name: string; required?: boolean; example?: unknown; schema: JsonSchema }[];
   requestBody: { content: Record<string, { examples?: unknown }> };
   responses: Record<string, unknown>;
   'x-action-samples': unknown;
@@ -117,6 +118,20 @@ describe('buildOpenApiDocument', () => {
     expect(schemas['api-a-b.params'].required).toEqual(['big']);
   });
 
+  it("gives each action a page: the generated notes, then the declaration's docs", () => {
+    const { description } = buildOpenApiDocument(input()).paths['/api/a-b'].post as unknown as {
+      description: string;
+    };
+    expect(description).toBe(
+      'Every kind. Runs in transaction mode on chain 43113. Needs the acting user’s address.' +
+        '\n\n## Answer\n\nEvery **kind** of value.',
+    );
+    const plain = buildOpenApiDocument(input()).paths['/api/a_b'].post as unknown as {
+      description: string;
+    };
+    expect(plain.description).toBe('Runs in data mode on chain 43113. Calls an external service.');
+  });
+
   it('keeps samples verbatim and sends their user and chain as the body context', () => {
     const post = document.paths['/api/a-b'].post;
     expect(post['x-action-samples']).toEqual(typed.samples);
@@ -129,7 +144,9 @@ describe('buildOpenApiDocument', () => {
       },
     });
     const header = post.parameters.find((p) => p.name === 'x-user-address');
-    expect(header?.required).toBe(true);
+    // Optional in the document (the body context carries the user), the sample's user its example.
+    expect(header?.required).toBeUndefined();
+    expect(header?.example).toBe(USER);
   });
 
   it('takes files as multipart/form-data, and lists outside failures for actions that call out', () => {

@@ -80,6 +80,8 @@ export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
     {
       error: text,
       code: { type: 'string', examples: ['VALIDATION_ERROR', 'RATE_LIMITED', 'UPSTREAM_ERROR'] },
+      message: { type: 'string', description: 'User-readable text, when the action gave one' },
+      data: { description: 'Context the action gave, such as `{invalidParams}`' },
       details: { type: 'string', description: 'The internal failure text, in development only' },
     },
     ['error', 'code'],

@@ -7,7 +7,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 const ENVELOPE_KEYS = ['success', 'data', 'message', 'error', 'statusCode', 'metadata'];
 const EXECUTION_KEYS = ['serializedTransaction', 'chainId', 'abi', 'params', 'crossChain'];
-const TX_ERROR_KEYS = ['error', 'code', 'details'];
+const TX_ERROR_KEYS = ['error', 'code', 'message', 'data', 'details'];
 
 const extraKeys = (body: Record<string, unknown>, allowed: readonly string[]): string[] =>
   Object.keys(body).filter((key) => !allowed.includes(key));
@@ -52,7 +52,7 @@ export function envelopeProblems(answer: Answer, success: boolean): string[] {
   return problems;
 }
 
-/** The transaction-mode error body `{error, code, details?}` (no `success`). */
+/** The transaction-mode error body `{error, code, message?, data?, details?}` (no `success`). */
 export function transactionErrorProblems(answer: Answer): string[] {
   const { body } = answer;
   if (!isObject(body)) return ['the answer is not a JSON object'];
@@ -63,6 +63,9 @@ export function transactionErrorProblems(answer: Answer): string[] {
   if (typeof body.code !== 'string' || body.code === '') problems.push('code is not text');
   if (body.details !== undefined && typeof body.details !== 'string') {
     problems.push('details is not text');
+  }
+  if (body.message !== undefined && typeof body.message !== 'string') {
+    problems.push('message is not text');
   }
   return problems;
 }

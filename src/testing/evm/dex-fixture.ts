@@ -1,25 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Address, type HDAccount, maxUint256, parseEther, parseUnits } from 'viem';
 import { balanceOf, call, deploy, deployToken, ERC20_ABI, UNISWAP_V2 } from './contracts';
-import type { LocalChain } from './local-chain';
+import type { DexFixture, LocalChain, Venue } from '../chain-types';
 
-export interface Venue {
-  factory: Address;
-  router: Address;
-}
-
-/** Two Uniswap V2 venues with the same pair at different prices, and a pool with no liquidity. */
-export interface DexFixture {
-  deployer: HDAccount;
-  /** WETH9: the wrapped native coin. */
-  wrapped: Address;
-  usdc: Address;
-  usdt: Address;
-  venues: { alpha: Venue; beta: Venue };
-  pools: { alphaWrappedUsdc: Address; betaWrappedUsdc: Address; alphaUsdcUsdt: Address };
-}
+export type { DexFixture, Venue } from '../chain-types';
 
 /** Prices in USDC per wrapped coin: 20 at alpha (deeper), 25 at beta. */
 export const LIQUIDITY = {
@@ -202,9 +185,4 @@ export function fixtureChainEntry(
   };
 }
 
-/** Writes a CHAIN_CONFIG_FILE for the app under test; returns its path. */
-export function writeChainFile(chains: Record<number, Record<string, unknown>>): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'chain-config-')), 'chains.json');
-  writeFileSync(path, JSON.stringify({ chains }));
-  return path;
-}
+export { writeChainFile } from '../chain-file';

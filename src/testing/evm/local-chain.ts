@@ -1,14 +1,4 @@
-import {
-  type Chain,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  type HDAccount,
-  http,
-  type PublicClient,
-  type Transport,
-  type WalletClient,
-} from 'viem';
+import { createPublicClient, createWalletClient, defineChain, http } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 /*
  * Hardhat 2's in-process network (the EDR engine, a native npm package: nothing is downloaded at
@@ -20,21 +10,10 @@ import { createProvider } from 'hardhat/internal/core/providers/construction';
 import { JsonRpcServer } from 'hardhat/internal/hardhat-network/jsonrpc/server';
 
 /** Hardhat's well-known development mnemonic: its accounts start with 10 000 of the native coin. */
+export type { LocalChain, LocalWallet } from '../chain-types';
+import type { LocalChain } from '../chain-types';
+
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
-
-export type LocalWallet = WalletClient<Transport, Chain, HDAccount>;
-
-export interface LocalChain {
-  rpcUrl: string;
-  chainId: number;
-  chain: Chain;
-  /** Funded accounts with their private keys (HD path m/44'/60'/0'/0/i of DEV_MNEMONIC). */
-  accounts: HDAccount[];
-  publicClient: PublicClient<Transport, Chain>;
-  /** A wallet client that signs locally with the account's key. */
-  wallet: (account: HDAccount) => LocalWallet;
-  stop: () => Promise<void>;
-}
 
 export interface LocalChainOptions {
   /** 31337 unless a test needs the chain to pass for another (say 43113, Avalanche Fuji). */
