@@ -20,7 +20,8 @@ export class RawClient {
     this.socket.on('data', (chunk: Buffer) => (this.received += chunk.toString('latin1')));
     // A refused or reset connection ends the exchange like a close does.
     this.socket.on('error', () => undefined);
-    this.closed = once(this.socket, 'close').then(() => this.received);
+    // Not events.once: it rejects on the 'error' a reset emits before 'close'.
+    this.closed = new Promise((resolve) => this.socket.once('close', () => resolve(this.received)));
   }
 
   static async open(port: number): Promise<RawClient> {
