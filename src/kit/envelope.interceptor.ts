@@ -1,6 +1,12 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import {
+  CallHandler,
+  ExecutionContext,
+  Injectable,
+  NestInterceptor,
+  Optional,
+} from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { map, type Observable } from 'rxjs';
+import { from, map, mergeMap, type Observable } from 'rxjs';
 import { ActionCall } from './action-call';
 import type {
   ActionDeclaration,
@@ -10,6 +16,7 @@ import type {
 } from '../contract/action.types';
 import { hasTransactionShape, isExecutionResponse } from '../contract/response-guards';
 import { dataEnvelope } from './response-metadata';
+import { TransactionAnswerListener } from './transaction-answer.listener';
 
 /**
  * Shapes what action handlers return: data-mode results get the contract's envelope with timing
@@ -17,6 +24,8 @@ import { dataEnvelope } from './response-metadata';
  */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
+  constructor(@Optional() private readonly listener?: TransactionAnswerListener) {}
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const call = ActionCall.of(context);
     if (!call) return next.handle();
@@ -27,7 +36,13 @@ export class EnvelopeInterceptor implements NestInterceptor {
         .handle()
         .pipe(map((result: unknown) => this.envelope(declaration, req, reply, result)));
     }
-    return next.handle().pipe(map((result: unknown) => this.transaction(call, result)));
+    const answers = next.handle().pipe(map((result: unknown) => this.transaction(call, result)));
+    const listener = this.listener;
+    if (!listener) return answers;
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    return answers.pipe(
+      mergeMap((answer) => from(listener.answered(call, answer, reply).then(() => answer))),
+    );
   }
 
   private envelope(

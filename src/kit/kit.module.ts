@@ -129,9 +129,10 @@ export class KitModule implements OnModuleInit {
         ActionThrottlerGuard,
         { provide: APP_GUARD, useClass: OriginGuard },
         { provide: APP_GUARD, useClass: ActionThrottlerGuard },
-        { provide: APP_GUARD, useClass: UploadBodyGuard },
+        // Reads an upload's body, then the context, then the chains (UploadBodyGuard, ChainGuard).
         { provide: APP_GUARD, useClass: UserContextGuard },
-        { provide: APP_GUARD, useClass: ChainGuard },
+        UploadBodyGuard,
+        ChainGuard,
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: ActionExceptionFilter },
       ],

@@ -13,5 +13,5 @@ export {
   type TransactionOutcome,
 } from './outcome.types';
 export { OutcomesModule } from './outcomes.module';
-export { INTENT_HEADER } from './intent.interceptor';
+export { INTENT_HEADER } from './intent-recorder';
 export { IntentsService } from './intents.service';

@@ -1,10 +1,11 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { DiscoveryModule } from '@nestjs/core';
 import type Redis from 'ioredis';
+import { TransactionAnswerListener } from '../kit/transaction-answer.listener';
 import { ENV } from '../config/env';
 import { REDIS } from '../telemetry/redis/redis.provider';
 import { INTENT_STORE, type IntentStore } from './intent-store';
-import { IntentInterceptor } from './intent.interceptor';
+import { IntentRecorder } from './intent-recorder';
 import { IntentVerifier } from './intent-verifier';
 import { IntentsService } from './intents.service';
 import { MemoryIntentStore } from './memory-intent.store';
@@ -41,8 +42,9 @@ import { TransactionsController } from './transactions.controller';
     OutcomeHooks,
     OutcomeMetrics,
     OutcomeWatcher,
-    { provide: APP_INTERCEPTOR, useClass: IntentInterceptor },
+    // The kit's envelope interceptor tells it of every transaction answer (no interceptor of its own).
+    { provide: TransactionAnswerListener, useClass: IntentRecorder },
   ],
-  exports: [OUTCOMES_CONFIG, INTENT_STORE, IntentsService],
+  exports: [OUTCOMES_CONFIG, INTENT_STORE, IntentsService, TransactionAnswerListener],
 })
 export class OutcomesModule {}

@@ -30,7 +30,8 @@ import { calculate } from './calculator.handwritten';
  * `timestamp`, `requestId` and `executionTime`, one global exception filter; no throttler and no
  * ValidationPipe. What any service of the card's shape can at best serve.
  */
-type FloorRequest = FastifyRequest & { user?: string; started?: number; requestId?: string };
+type FloorRequest = FastifyRequest & { user?: string; requestId?: string };
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 @Injectable()
 class UserGuard implements CanActivate {
@@ -49,7 +50,11 @@ class EnvelopeInterceptor implements NestInterceptor {
     const req = http.getRequest<FloorRequest>();
     const reply = http.getResponse<FastifyReply>();
     const started = performance.now();
-    const requestId = randomUUID();
+    const incoming = req.headers['x-request-id'];
+    const requestId =
+      typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    req.requestId = requestId;
+    void reply.header('x-request-id', requestId);
     return next.handle().pipe(
       map((result: { data: unknown; message: string }) => ({
         success: true,
@@ -58,7 +63,7 @@ class EnvelopeInterceptor implements NestInterceptor {
         statusCode: reply.statusCode,
         metadata: {
           timestamp: Date.now(),
-          requestId: req.requestId ?? requestId,
+          requestId,
           executionTime: Math.round((performance.now() - started) * 100) / 100,
         },
       })),
@@ -66,15 +71,16 @@ class EnvelopeInterceptor implements NestInterceptor {
   }
 }
 
+/** The calculator's refusals carry their envelope (the handwritten one); anything else is a 500. */
 @Catch()
 class ErrorFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const status = error instanceof HttpException ? error.getStatus() : 500;
-    void host
-      .switchToHttp()
-      .getResponse<FastifyReply>()
-      .code(status)
-      .send({ success: false, error: 'failed', statusCode: status });
+    const body =
+      error instanceof HttpException
+        ? error.getResponse()
+        : { success: false, error: 'Internal error', statusCode: 500 };
+    void host.switchToHttp().getResponse<FastifyReply>().code(status).send(body);
   }
 }
 
@@ -86,7 +92,7 @@ class CalculatorController {
     @Body() body: unknown,
     @Query() query: Record<string, unknown>,
   ): { data: unknown; message: string } {
-    const answer = calculate(body, query, 0);
+    const answer = calculate(body, query, performance.now());
     if (answer.status !== 200) throw new HttpException(answer.body, answer.status);
     return { data: answer.body.data, message: answer.body.message as string };
   }

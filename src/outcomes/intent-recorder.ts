@@ -1,17 +1,10 @@
-import {
-  type CallHandler,
-  type ExecutionContext,
-  Injectable,
-  Logger,
-  type NestInterceptor,
-} from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { from, mergeMap, type Observable } from 'rxjs';
 import { getAddress, type Hex, parseTransaction } from 'viem';
 import type { ExecutionResponse } from '../contract/action.types';
-import { isExecutionResponse } from '../contract/response-guards';
 import { fromWagmiJson, type UnsignedTransaction } from '../evm';
-import { ActionCall } from '../kit/action-call';
+import type { ActionCall } from '../kit/action-call';
+import { TransactionAnswerListener } from '../kit/transaction-answer.listener';
 import { limitLog } from '../telemetry/logging/log-limiter';
 import { logText } from '../telemetry/logging/log-text';
 import { noteIntent } from '../telemetry/request-scope';
@@ -23,28 +16,22 @@ export const INTENT_HEADER = 'X-Action-Intent';
 
 /**
  * Records every transaction answer as an intent (src/outcomes), names it in the `X-Action-Intent`
- * header and the access line, and leaves the body as the contract has it. What the declaration
- * says decides (transaction mode), never the path. An answer without a user has no sender to
- * verify and records nothing; a store that fails costs the intent, never the answer (logged).
+ * header and the access line, and leaves the body as the contract has it. The kit's envelope
+ * interceptor calls it for transaction-mode answers only (the declaration decides, never the
+ * path). An answer without a user has no sender to verify and records nothing; a store that
+ * fails costs the intent, never the answer (logged).
  */
 @Injectable()
-export class IntentInterceptor implements NestInterceptor {
+export class IntentRecorder extends TransactionAnswerListener {
   private readonly logger = new Logger('Intents');
 
-  constructor(private readonly intents: IntentsService) {}
-
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const call = ActionCall.of(context);
-    if (!call || call.declaration.responseType === 'data') return next.handle();
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
-    return next
-      .handle()
-      .pipe(mergeMap((result: unknown) => from(this.recorded(call, reply, result))));
+  constructor(private readonly intents: IntentsService) {
+    super();
   }
 
-  private async recorded(call: ActionCall, reply: FastifyReply, result: unknown): Promise<unknown> {
-    const intent = isExecutionResponse(result) ? intentOf(call, result) : undefined;
-    if (!intent) return result;
+  async answered(call: ActionCall, answer: ExecutionResponse, reply: FastifyReply): Promise<void> {
+    const intent = intentOf(call, answer);
+    if (!intent) return;
     try {
       await this.intents.record(intent);
       void reply.header(INTENT_HEADER, intent.id);
@@ -55,7 +42,6 @@ export class IntentInterceptor implements NestInterceptor {
         `A transaction answer of ${call.declaration.path} was not recorded: ${logText(String(error))}`,
       );
     }
-    return result;
   }
 }
 
