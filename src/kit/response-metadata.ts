@@ -27,6 +27,9 @@ export function dataEnvelope(
     data: jsonSafe(data),
     message,
     statusCode: reply.statusCode,
-    metadata: { ...(jsonSafe(metadata) as object), ...responseMetadata(req, reply) },
+    metadata:
+      metadata === undefined
+        ? responseMetadata(req, reply)
+        : { ...(jsonSafe(metadata) as object), ...responseMetadata(req, reply) },
   };
 }
