@@ -1,5 +1,4 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { LRUCache } from 'lru-cache';
 
 interface Window {
   hits: number;
@@ -28,21 +27,20 @@ export interface MemoryThrottlerOptions {
  * bundled storage keeps and scans every hit), with the same semantics as the Redis script:
  * over the limit, the key is blocked for `blockDuration`. At most `maxKeys` counters are kept,
  * least recently used out first, so a flood of distinct IPs or addresses cannot grow memory; a
- * counter that neither counts nor blocks any more is dropped when next read (no timers).
+ * counter that neither counts nor blocks any more starts afresh when next read (no timers).
+ *
+ * A Map in recency order (a counter read is moved to its end; the first one is the least
+ * recently used) rather than lru-cache with per-entry TTLs: the limits run on every request, and
+ * the windows carry their own expiry, so the cache's TTL bookkeeping was pure cost.
  */
 export class MemoryThrottlerStorage implements ThrottlerStorage {
-  private readonly windows: LRUCache<string, Window>;
+  private readonly windows = new Map<string, Window>();
+  private readonly maxKeys: number;
   private readonly now: () => number;
 
   constructor({ maxKeys = DEFAULT_MAX_KEYS, now = () => Date.now() }: MemoryThrottlerOptions = {}) {
+    this.maxKeys = maxKeys;
     this.now = now;
-    // ttlResolution 0: read the clock on each check rather than arm a timer to cache it.
-    this.windows = new LRUCache<string, Window>({
-      max: maxKeys,
-      ttlAutopurge: false,
-      ttlResolution: 0,
-      perf: { now },
-    });
   }
 
   increment(
@@ -55,18 +53,25 @@ export class MemoryThrottlerStorage implements ThrottlerStorage {
     const now = this.now();
     const id = `${key}:${name}`;
     let window = this.windows.get(id);
-    if (!window || (window.resetAt <= now && window.blockedUntil <= now)) {
+    if (window) {
+      // Most recently used: to the end of the order.
+      this.windows.delete(id);
+      if (window.resetAt <= now && window.blockedUntil <= now) {
+        window.hits = 0;
+        window.resetAt = now + ttl;
+        window.blockedUntil = 0;
+      } else if (window.resetAt <= now) {
+        window.hits = 0;
+        window.resetAt = now + ttl;
+      }
+    } else {
       window = { hits: 0, resetAt: now + ttl, blockedUntil: 0 };
-    } else if (window.resetAt <= now) {
-      window.hits = 0;
-      window.resetAt = now + ttl;
+      if (this.windows.size >= this.maxKeys) this.dropLeastRecent();
     }
+    this.windows.set(id, window);
     window.hits += 1;
     if (window.blockedUntil <= now && window.hits > limit)
       window.blockedUntil = now + blockDuration;
-    // Kept while it counts or blocks, whichever lasts longer.
-    const keepFor = Math.max(window.resetAt, window.blockedUntil) - now;
-    this.windows.set(id, window, { ttl: Math.max(1, keepFor) });
     const blocked = window.blockedUntil > now;
     return Promise.resolve({
       totalHits: window.hits,
@@ -79,5 +84,10 @@ export class MemoryThrottlerStorage implements ThrottlerStorage {
   /** Counters held, expired ones not yet dropped included. */
   get size(): number {
     return this.windows.size;
+  }
+
+  private dropLeastRecent(): void {
+    const oldest = this.windows.keys().next();
+    if (!oldest.done) this.windows.delete(oldest.value);
   }
 }

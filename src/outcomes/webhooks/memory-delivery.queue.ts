@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { Backoffs } from 'bullmq';
+import type * as BullMq from 'bullmq';
 import { bulkhead } from 'cockatiel';
 import { LRUCache } from 'lru-cache';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -38,6 +38,9 @@ export class MemoryDeliveryQueue implements DeliveryQueue, OnApplicationShutdown
   ) {
     this.settled = new LRUCache({ max: config.memoryMax });
     const { delay: base = config.backoffMs, jitter } = deliveryBackoff(config);
+    // BullMQ's own strategy, so both queues back off alike; required only once webhooks are on.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Backoffs } = require('bullmq') as typeof BullMq;
     const strategy = Backoffs.builtinStrategies.exponential(base, jitter);
     this.backoff = (attemptsMade) => Number(strategy(attemptsMade));
   }

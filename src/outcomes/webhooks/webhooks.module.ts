@@ -1,9 +1,9 @@
-import { BullModule } from '@nestjs/bullmq';
+import type * as NestBullMq from '@nestjs/bullmq';
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import type { AppConfig } from '../../config/app.config';
 import type { Env } from '../../config/env';
 import { OUTCOME_SINK } from '../outcome.types';
-import { BullDeliveryQueue, WEBHOOK_QUEUE, WebhookProcessor } from './bullmq-delivery.queue';
+import type * as BullDelivery from './bullmq-delivery.queue';
 import { MemoryDeliveryQueue } from './memory-delivery.queue';
 import { DELIVERY_QUEUE } from './webhook-delivery';
 import { WebhookDispatcher } from './webhook.dispatcher';
@@ -22,27 +22,12 @@ export class WebhooksModule {
   static forRoot(app: AppConfig, env: Env): DynamicModule {
     const config = loadWebhooksConfig(env);
     const queue = !config.url ? 'none' : app.redisUrl ? 'redis' : 'memory';
-    const imports =
-      queue === 'redis'
-        ? [
-            BullModule.forRoot(WEBHOOK_QUEUE, {
-              // Blocking worker connections wait for Redis through an outage rather than fail.
-              connection: { url: app.redisUrl, maxRetriesPerRequest: null },
-              prefix: `${app.redisKeyPrefix}bull`,
-            }),
-            BullModule.registerQueue({ name: WEBHOOK_QUEUE, configKey: WEBHOOK_QUEUE }),
-          ]
-        : [];
+    const redis = queue === 'redis' ? redisQueue(app) : { imports: [], providers: [] };
     const queueProviders: Provider[] =
-      queue === 'redis'
-        ? [
-            BullDeliveryQueue,
-            WebhookProcessor,
-            { provide: DELIVERY_QUEUE, useExisting: BullDeliveryQueue },
-          ]
-        : queue === 'memory'
-          ? [MemoryDeliveryQueue, { provide: DELIVERY_QUEUE, useExisting: MemoryDeliveryQueue }]
-          : [];
+      queue === 'memory'
+        ? [MemoryDeliveryQueue, { provide: DELIVERY_QUEUE, useExisting: MemoryDeliveryQueue }]
+        : redis.providers;
+    const imports = redis.imports;
     return {
       module: WebhooksModule,
       global: true,
@@ -58,4 +43,31 @@ export class WebhooksModule {
       exports: [WebhookDispatcher, OUTCOME_SINK],
     };
   }
+}
+
+/**
+ * BullMQ on REDIS_URL's Redis. Required here, not imported at the top: BullMQ and its Nest module
+ * take about 150 ms of every boot to load, and only a service with webhooks and Redis needs them.
+ */
+function redisQueue(app: AppConfig): { imports: DynamicModule[]; providers: Provider[] } {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { BullModule } = require('@nestjs/bullmq') as typeof NestBullMq;
+  const { BullDeliveryQueue, WEBHOOK_QUEUE, WebhookProcessor } =
+    require('./bullmq-delivery.queue') as typeof BullDelivery;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return {
+    imports: [
+      BullModule.forRoot(WEBHOOK_QUEUE, {
+        // Blocking worker connections wait for Redis through an outage rather than fail.
+        connection: { url: app.redisUrl, maxRetriesPerRequest: null },
+        prefix: `${app.redisKeyPrefix}bull`,
+      }),
+      BullModule.registerQueue({ name: WEBHOOK_QUEUE, configKey: WEBHOOK_QUEUE }),
+    ],
+    providers: [
+      BullDeliveryQueue,
+      WebhookProcessor,
+      { provide: DELIVERY_QUEUE, useExisting: BullDeliveryQueue },
+    ],
+  };
 }
