@@ -21,6 +21,10 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
 const ENTRY = 'dist/main.js';
+/** `npm run start:prod` as written in package.json (node's arguments), as the container runs it. */
+const START = require('../package.json')
+  .scripts['start:prod'].split(/\s+/)
+  .slice(1);
 const HEALTH_TRIES = 100; // × 200 ms: 20 s for a cold start on a busy machine
 const HEALTH_INTERVAL_MS = 200;
 const REQUEST_TIMEOUT_MS = 5000;
@@ -235,7 +239,7 @@ async function main() {
   const metricsPort = await freePort();
   const [chain, weather] = await Promise.all([startChain(), startWeatherApi()]);
   let output = '';
-  const server = spawn(process.execPath, [ENTRY], {
+  const server = spawn(process.execPath, START, {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -269,7 +273,7 @@ async function main() {
     await stopChain(chain);
   }
   console.log(
-    `smoke: node ${ENTRY} on port ${port}: /health ok, 6 × 7 = 42, /metrics on ${metricsPort}, npm run check passed, clean exit on SIGTERM`,
+    `smoke: node ${START.join(' ')} on port ${port}: /health ok, 6 × 7 = 42, /metrics on ${metricsPort}, npm run check passed, clean exit on SIGTERM`,
   );
 }
 

@@ -1,4 +1,5 @@
 /** What the bench measures: each server (a row of the table), the request it sends and how. */
+import { readFileSync } from 'node:fs';
 import { ENTRY_DIR } from './bench.entries';
 
 /** The request a row's load sends, over and over. */
@@ -55,6 +56,12 @@ export const SEND_TOKEN: Target = {
 };
 
 export const TS = ['-r', 'ts-node/register/transpile-only'];
+/** Node's flags of `npm run start:prod` (package.json, what the container runs), for every Nest row. */
+export const NODE_FLAGS = (
+  JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }
+).scripts['start:prod']
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
 /** Where the bench's local chain (src/testing/evm/dev-chain.ts, as chain 43113) listens. */
 export const BENCH_CHAIN_PORT = 3215;
 const BENCH_CHAIN_URL = `http://127.0.0.1:${BENCH_CHAIN_PORT}`;
@@ -65,17 +72,17 @@ export const GENERATED_ACTIONS = 200;
 
 /** Every row, in the order of the first round (the next one runs them backwards). */
 export const SERVERS: ServerSpec[] = [
-  { id: 'memory', name: 'nest (memory)', args: ['dist/main.js'], env: PRODUCTION },
+  { id: 'memory', name: 'nest (memory)', args: [...NODE_FLAGS, 'dist/main.js'], env: PRODUCTION },
   {
     id: 'redis',
     name: 'nest (redis)',
-    args: ['dist/main.js'],
+    args: [...NODE_FLAGS, 'dist/main.js'],
     env: { ...PRODUCTION, REDIS_URL: 'redis://127.0.0.1:6379/15' },
   },
   {
     id: 'send-token',
     name: 'nest send-token (tx, simulated)',
-    args: ['dist/main.js'],
+    args: [...NODE_FLAGS, 'dist/main.js'],
     // TX_FILL's default, set in case the shell has another: the node is asked only to simulate.
     env: { ...PRODUCTION, TX_FILL: 'none', RPC_URL_43113: BENCH_CHAIN_URL },
     target: SEND_TOKEN,
@@ -84,26 +91,26 @@ export const SERVERS: ServerSpec[] = [
   {
     id: 'send-token-unchecked',
     name: 'nest send-token (tx, TX_SIMULATE=off)',
-    args: ['dist/main.js'],
+    args: [...NODE_FLAGS, 'dist/main.js'],
     env: { ...PRODUCTION, TX_FILL: 'none', TX_SIMULATE: 'off' },
     target: SEND_TOKEN,
   },
   {
     id: 'actions',
     name: `nest (+${GENERATED_ACTIONS} actions)`,
-    args: [`${ENTRY_DIR}/many-actions.main.js`],
+    args: [...NODE_FLAGS, `${ENTRY_DIR}/many-actions.main.js`],
     env: { ...PRODUCTION, GENERATED_ACTIONS: String(GENERATED_ACTIONS) },
   },
   {
     id: 'keys',
     name: 'nest (1M rate keys held)',
-    args: [`${ENTRY_DIR}/rate-keys.main.js`],
+    args: [...NODE_FLAGS, `${ENTRY_DIR}/rate-keys.main.js`],
     env: { ...PRODUCTION, RATE_KEYS: String(RATE_KEYS), RATE_LIMIT_MAX_KEYS: String(RATE_KEYS) },
   },
   {
     id: 'conns',
     name: 'nest (2000 connections)',
-    args: ['dist/main.js'],
+    args: [...NODE_FLAGS, 'dist/main.js'],
     env: PRODUCTION,
     connections: 2000,
     countErrors: true,
@@ -112,7 +119,8 @@ export const SERVERS: ServerSpec[] = [
   {
     id: 'floor',
     name: 'nest floor (CORS, 1 guard, envelope interceptor, filter)',
-    args: [...TS, 'test/bench/nest-floor.server.ts'],
+    // With the service's own Node flags: the comparison is of the layers, not of V8's settings.
+    args: [...NODE_FLAGS, ...TS, 'test/bench/nest-floor.server.ts'],
   },
   { id: 'fastify', name: 'bare fastify', args: [...TS, 'test/bench/bare-fastify.server.ts'] },
   { id: 'express', name: 'express 5', args: [...TS, 'test/bench/express.server.ts'] },

@@ -81,6 +81,12 @@ describe('The container image', () => {
     installed = installedBy(runtimeInstall());
   }, 60_000);
 
+  it('runs the command npm run start:prod runs (what CI smoke-tests)', () => {
+    const cmd = /^CMD\s+(\[.*\])\s*$/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
+    const start = (pkg as unknown as { scripts: Record<string, string> }).scripts['start:prod'];
+    expect(cmd && (JSON.parse(cmd[1]) as string[])).toEqual(start.split(/\s+/));
+  });
+
   it('installs no development package: no TypeScript, no devDependency', () => {
     const names = new Set(installed.map(name));
     const dev = new Set([...Object.keys(pkg.devDependencies), 'typescript']);
