@@ -251,6 +251,8 @@ async function main() {
       CHAIN_CONFIG_FILE: chain.chainFile,
       WEATHER_GEOCODING_URL: `${weather.base}/geo`,
       WEATHER_FORECAST_URL: `${weather.base}/forecast`,
+      // Production writes token URIs only from a bounded Host (mint-nft's sample mints).
+      ALLOWED_HOSTS: '127.0.0.1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
