@@ -17,6 +17,9 @@ const base = {
 };
 
 module.exports = {
+  // Jest's default (one worker fewer than the cores) is one worker on CI's 2 cores; the suites
+  // mostly wait on local servers and chains, so two share the cores well and halve the run.
+  maxWorkers: Math.max(2, require('node:os').availableParallelism() - 1),
   projects: [
     { ...base, displayName: 'unit', rootDir: 'src', testRegex: '.*\\.spec\\.ts$' },
     { ...base, displayName: 'e2e', rootDir: 'test', testRegex: '.*\\.e2e-spec\\.ts$' },
