@@ -1,3 +1,4 @@
+import { chainSetup } from './chain-setup';
 import type { ModeTemplates, TemplateInput } from './templates';
 
 /** Funded accounts 1 and 2 of the local chains (the development mnemonic): no one's real funds. */
@@ -116,20 +117,9 @@ describe('describeBalance', () => {
     e2eImports: `import { formatEther } from 'viem';
 import { startTestChain, type TestChain, writeChainFile } from '../../src/testing';
 `,
-    e2eSetup: {
-      declare: '  let testChain: TestChain;\n',
-      start: `  beforeAll(async () => {
-    // A local chain passing for the declared chain (43113), with funded users and its chain file.
-    testChain = await startTestChain();
-    app = await createTestApp({ env: testChain.env });
-  }, 120_000);
-`,
-      stop: `  afterAll(async () => {
-    await app?.close();
-    await testChain?.stop();
-  });
-`,
-    },
+    e2eSetup: chainSetup(
+      'A local chain passing for the declared chain (43113), with funded users and its chain file.',
+    ),
     e2eTests: `
   it('answers the balance the chain holds, then the same from the cache', async () => {
     const address = testChain.users[1].address;

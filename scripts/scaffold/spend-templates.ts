@@ -1,3 +1,4 @@
+import { chainSetup } from './chain-setup';
 import type { ModeTemplates, TemplateInput } from './templates';
 
 /** Funded account 1 of the local chains (the development mnemonic): no one's real funds. */
@@ -149,20 +150,9 @@ describe('minimumOut', () => {
 import type { ExecutionResponse } from '../../src/kit';
 import { sendAnswer, startTestChain, type TestChain } from '../../src/testing';
 `,
-    e2eSetup: {
-      declare: '  let testChain: TestChain;\n',
-      start: `  beforeAll(async () => {
-    // A local chain passing for the declared chain (43113): tokens, router, funded users.
-    testChain = await startTestChain();
-    app = await createTestApp({ env: testChain.env });
-  }, 120_000);
-`,
-      stop: `  afterAll(async () => {
-    await app?.close();
-    await testChain?.stop();
-  });
-`,
-    },
+    e2eSetup: chainSetup(
+      'A local chain passing for the declared chain (43113): tokens, router, funded users.',
+    ),
     e2eTests: `
   it('answers the approval first, then the payment, both landing on the chain', async () => {
     const user = testChain.users[1];

@@ -1,3 +1,4 @@
+import { chainSetup } from './chain-setup';
 import type { ModeTemplates, TemplateInput } from './templates';
 
 /** Test wallets of the local chains (Hardhat's first two accounts): no one's real funds. */
@@ -151,20 +152,9 @@ describe('${pascal}Service', () => {
 import type { ExecutionResponse } from '../../src/kit';
 import { sendAnswer, startTestChain, type TestChain } from '../../src/testing';
 `,
-    e2eSetup: {
-      declare: '  let testChain: TestChain;\n',
-      start: `  beforeAll(async () => {
-    // The declared chain, local: the kit checks every transaction lands before answering it.
-    testChain = await startTestChain();
-    app = await createTestApp({ env: testChain.env });
-  }, 120_000);
-`,
-      stop: `  afterAll(async () => {
-    await app?.close();
-    await testChain?.stop();
-  });
-`,
-    },
+    e2eSetup: chainSetup(
+      'The declared chain, local: the kit checks every transaction lands before answering it.',
+    ),
     e2eTests: `
   it("builds the acting user's transfer of the amount to the recipient", async () => {
     const recipient = '${RECIPIENT}';
