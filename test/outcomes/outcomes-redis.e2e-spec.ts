@@ -4,14 +4,8 @@ import type { Address, HDAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { OutcomeWatcher } from '../../src/outcomes/outcome-watcher';
 import { createTestApp } from '../support/app.factory';
-import {
-  deployDexFixture,
-  fixtureChainEntry,
-  fundUser,
-  writeChainFile,
-} from '../../src/testing/evm/dex-fixture';
-import { type LocalChain, startLocalChain } from '../../src/testing/evm/local-chain';
-import { signAndSend } from '../../src/testing/evm/wallet';
+import { signAndSend, startTestChain, type TestChain } from '../../src/testing';
+import type { LocalChain } from '../../src/testing/evm/local-chain';
 import {
   heard,
   heardCount,
@@ -35,6 +29,7 @@ const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).addre
 describeWithRedis()('Transaction outcomes across replicas (Redis)', () => {
   const prefix = runKeyPrefix('outcomes');
   let admin: Redis;
+  let testChain: TestChain;
   let chain: LocalChain;
   let user: HDAccount;
   let one: NestFastifyApplication;
@@ -42,18 +37,11 @@ describeWithRedis()('Transaction outcomes across replicas (Redis)', () => {
 
   beforeAll(async () => {
     admin = new Redis(REDIS_TEST_URL);
-    chain = await startLocalChain({ chainId: FUJI });
-    const fixture = await deployDexFixture(chain);
-    user = chain.accounts[1];
-    await fundUser(chain, fixture, user);
-    const entry = fixtureChainEntry(fixture, {
-      name: 'Local Fuji',
-      rpcUrl: chain.rpcUrl,
-      native: 'AVAX',
-      wrapped: 'WAVAX',
-    });
+    testChain = await startTestChain({ chainId: FUJI });
+    chain = testChain.chain;
+    user = testChain.users[0];
     const env = {
-      CHAIN_CONFIG_FILE: writeChainFile({ [FUJI]: entry }),
+      ...testChain.env,
       REDIS_URL: REDIS_TEST_URL,
       REDIS_KEY_PREFIX: prefix,
       OUTCOME_POLL_MS: '50',
@@ -67,7 +55,7 @@ describeWithRedis()('Transaction outcomes across replicas (Redis)', () => {
 
   afterAll(async () => {
     await Promise.all([one, two].map((a) => a?.close()));
-    await chain?.stop();
+    await testChain?.stop();
     if (admin) {
       await deleteKeys(admin, prefix);
       await admin.quit();

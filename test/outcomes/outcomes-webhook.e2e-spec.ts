@@ -3,15 +3,7 @@ import { type Address, type HDAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { verifyWebhook } from '../../src/kit';
 import { createTestApp } from '../support/app.factory';
-import {
-  type DexFixture,
-  deployDexFixture,
-  fixtureChainEntry,
-  fundUser,
-  writeChainFile,
-} from '../../src/testing/evm/dex-fixture';
-import { type LocalChain, startLocalChain } from '../../src/testing/evm/local-chain';
-import { signAndSend } from '../../src/testing/evm/wallet';
+import { signAndSend, startTestChain, type TestChain } from '../../src/testing';
 import {
   heard,
   heardCount,
@@ -31,29 +23,20 @@ const SECRET = 'outcome-webhook-secret-of-32-chars!';
  * team's hook told once and a signed webhook delivered once, after a first attempt answered 500.
  */
 describe('Transaction outcomes, from the answer to the webhook', () => {
-  let chain: LocalChain;
-  let fixture: DexFixture;
+  let testChain: TestChain;
   let user: HDAccount;
   let receiver: WebhookReceiver;
   let app: NestFastifyApplication;
 
   beforeAll(async () => {
-    chain = await startLocalChain({ chainId: FUJI });
-    fixture = await deployDexFixture(chain);
-    user = chain.accounts[1];
-    await fundUser(chain, fixture, user);
-    const entry = fixtureChainEntry(fixture, {
-      name: 'Local Fuji',
-      rpcUrl: chain.rpcUrl,
-      native: 'AVAX',
-      wrapped: 'WAVAX',
-    });
+    testChain = await startTestChain({ chainId: FUJI });
+    user = testChain.users[0];
     receiver = await WebhookReceiver.start();
     // The first attempt of every delivery fails; the retry is accepted.
     receiver.answer = (nth) => (nth === 1 ? 500 : 200);
     app = await createTestApp({
       env: {
-        CHAIN_CONFIG_FILE: writeChainFile({ [FUJI]: { ...entry, pools: [] } }),
+        ...testChain.env,
         OUTCOME_POLL_MS: '50',
         WEBHOOK_URL: receiver.url,
         WEBHOOK_SECRET: SECRET,
@@ -66,7 +49,7 @@ describe('Transaction outcomes, from the answer to the webhook', () => {
   afterAll(async () => {
     await app?.close();
     await receiver?.close();
-    await chain?.stop();
+    await testChain?.stop();
   });
 
   it('confirms a reported send, tells the hook once and delivers one signed webhook after a 500', async () => {
@@ -76,7 +59,11 @@ describe('Transaction outcomes, from the answer to the webhook', () => {
       { token: 'AVAX', recipient: to, amount: '0.25' },
       user.address,
     );
-    const { receipt } = await signAndSend(chain, user, body.serializedTransaction as string);
+    const { receipt } = await signAndSend(
+      testChain.chain,
+      user,
+      body.serializedTransaction as string,
+    );
     expect(receipt.status).toBe('success');
 
     expect((await reportHash(app, intent, receipt.transactionHash)).status).toBe(200);
