@@ -53,7 +53,8 @@ const plans = new WeakMap<Rules, readonly PropertyPlan[] | null>();
  * once per params class: class-validator's executor finds, filters and groups the rules, resolves
  * each constraint from its container and builds an error object for every property on every call;
  * here only the checks themselves run. A class using what the plan does not reproduce is validated
- * by validateSync itself. Proof of sameness: compiled-validation.spec.ts and
+ * by validateSync itself. Constraint implementations are taken from class-validator's container
+ * when the plan is built, so a container given to useContainer later is not asked. Proof of sameness: compiled-validation.spec.ts and
  * test/kit/compiled-validation.e2e-spec.ts compare both on random declarations and inputs.
  */
 export function validateParams(instance: object): readonly ParamFailure[] {
