@@ -1,14 +1,10 @@
-import { validateSync } from 'class-validator';
 import type { ActionDeclaration, ActionParameter } from '../contract/action.types';
 import { getDeclaredParams } from './action-param.decorator';
 import { changesFixedValue, convertParam } from './param-conversion';
 import { invalidParams, type ParamProblem } from '../contract/action.exception';
 import type { ActionRequest } from './action-request';
-import { cacheValidationRules } from './params/validation-rules.cache';
+import { validateParams } from './params/compiled-validation';
 import { isBodyOnly, isSenderDefault } from './sensitive-params';
-
-// Every request validates: class-validator's per-call search for a class's rules is kept instead.
-cacheValidationRules();
 
 /** An `address` defaulting to `'sender'` defaults, for this request, to the acting user. */
 function effectiveParam(param: ActionParameter, request: ActionRequest): ActionParameter {
@@ -45,14 +41,15 @@ export function buildParams<P extends object>(
     }
     instance[param.name] = convertParam(param, param.fixed ? undefined : sent);
   }
-  const errors = validateSync(instance, { stopAtFirstError: true, forbidUnknownValues: false });
+  // validateSync(instance, { stopAtFirstError: true, forbidUnknownValues: false }), compiled once per class.
+  const errors = validateParams(instance);
   for (const error of errors) {
     if (problems.has(error.property) || !declared.some((p) => p.name === error.property)) continue;
     const sensitive = declared.some((p) => p.name === error.property && p.sensitive);
     problems.set(error.property, {
       name: error.property,
       // A secret is not echoed back in the error (nor, with it, into any log of the answer).
-      ...(!sensitive && { value: error.value as unknown }),
+      ...(!sensitive && { value: error.value }),
       message: Object.values(error.constraints ?? {})[0] ?? `${error.property} is invalid`,
     });
   }
