@@ -4,6 +4,8 @@ interface Window {
   hits: number;
   resetAt: number;
   blockedUntil: number;
+  /** Counted since it was last passed over for eviction: it gets a second chance (see below). */
+  used: boolean;
 }
 
 export interface ThrottlerRecord {
@@ -29,9 +31,13 @@ export interface MemoryThrottlerOptions {
  * least recently used out first, so a flood of distinct IPs or addresses cannot grow memory; a
  * counter that neither counts nor blocks any more starts afresh when next read (no timers).
  *
- * A Map in recency order (a counter read is moved to its end; the first one is the least
- * recently used) rather than lru-cache with per-entry TTLs: the limits run on every request, and
- * the windows carry their own expiry, so the cache's TTL bookkeeping was pure cost.
+ * A Map in insertion order with a second chance (the CLOCK approximation of least recently
+ * used): a count marks its counter used; when a new key needs room, the oldest counter goes
+ * unless it was used since it was last looked at, in which case it is moved to the end, unmarked.
+ * Nothing moves on the hot path, so a request costs one Map read and a write to its counter,
+ * however many keys are held (moving each counted key to the end would churn a Map of a million
+ * entries into periodic rehashes), and lru-cache's per-entry TTL bookkeeping is not paid: the
+ * windows carry their own expiry.
  */
 export class MemoryThrottlerStorage implements ThrottlerStorage {
   private readonly windows = new Map<string, Window>();
@@ -54,8 +60,7 @@ export class MemoryThrottlerStorage implements ThrottlerStorage {
     const id = `${key}:${name}`;
     let window = this.windows.get(id);
     if (window) {
-      // Most recently used: to the end of the order.
-      this.windows.delete(id);
+      window.used = true;
       if (window.resetAt <= now && window.blockedUntil <= now) {
         window.hits = 0;
         window.resetAt = now + ttl;
@@ -65,10 +70,10 @@ export class MemoryThrottlerStorage implements ThrottlerStorage {
         window.resetAt = now + ttl;
       }
     } else {
-      window = { hits: 0, resetAt: now + ttl, blockedUntil: 0 };
+      window = { hits: 0, resetAt: now + ttl, blockedUntil: 0, used: false };
       if (this.windows.size >= this.maxKeys) this.dropLeastRecent();
+      this.windows.set(id, window);
     }
-    this.windows.set(id, window);
     window.hits += 1;
     if (window.blockedUntil <= now && window.hits > limit)
       window.blockedUntil = now + blockDuration;
@@ -86,8 +91,13 @@ export class MemoryThrottlerStorage implements ThrottlerStorage {
     return this.windows.size;
   }
 
+  /** Drops the oldest counter not used since it was last passed over. */
   private dropLeastRecent(): void {
-    const oldest = this.windows.keys().next();
-    if (!oldest.done) this.windows.delete(oldest.value);
+    for (const [id, window] of this.windows) {
+      this.windows.delete(id);
+      if (!window.used) return;
+      window.used = false;
+      this.windows.set(id, window);
+    }
   }
 }
