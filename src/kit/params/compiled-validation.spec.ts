@@ -70,11 +70,20 @@ const specs: fc.Arbitrary<ParamSpec> = fc.record(
   { requiredKeys: ['type', 'label', 'required'] },
 );
 
+/** A value as text, even an object without a prototype (String() throws on those). */
+const shown = (value: unknown): string => {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+};
+
 @ValidatorConstraint({ name: 'isOk' })
 class IsOk implements ValidatorConstraintInterface {
   validate = (value: unknown): boolean => value === 'ok';
   defaultMessage = (args: ValidationArguments): string =>
-    `${args.property} of ${args.targetName} was ${String(args.value)}, not $constraint1`;
+    `${args.property} of ${args.targetName} was ${shown(args.value)}, not $constraint1`;
 }
 
 @ValidatorConstraint({ name: 'isOkLater', async: true })
