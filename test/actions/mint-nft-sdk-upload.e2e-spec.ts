@@ -2,14 +2,11 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Abi, type Address, type HDAccount, parseEventLogs } from 'viem';
+import { type HDAccount, parseEventLogs } from 'viem';
 import { MintNftModule } from '../../src/actions/mint-nft/mint-nft.module';
 import { createTestApp } from '../support/app.factory';
-import { deploy } from '../../src/testing/evm/contracts';
-import { writeChainFile } from '../../src/testing/evm/dex-fixture';
-import { type LocalChain, startLocalChain } from '../../src/testing/evm/local-chain';
+import { signAndSend, startTestChain, type TestChain } from '../../src/testing';
 import { nftCollectionArtifact } from '../../src/testing/evm/nft-collection';
-import { signAndSend } from '../../src/testing/evm/wallet';
 import { png } from '../../src/testing/sample-files';
 
 const FUJI = 43113;
@@ -20,28 +17,18 @@ const FUJI = 43113;
  * passes for Fuji (issue 21.3).
  */
 describe('Mint an NFT from an SDK upload labelled JSON', () => {
-  let chain: LocalChain;
+  let testChain: TestChain;
   let user: HDAccount;
-  let collection: Address;
-  let abi: Abi;
   let app: NestFastifyApplication;
   let base: string;
 
   beforeAll(async () => {
-    chain = await startLocalChain({ chainId: FUJI });
-    user = chain.accounts[1];
-    const artifact = nftCollectionArtifact();
-    abi = artifact.abi;
-    collection = await deploy(chain, chain.wallet(chain.accounts[0]), artifact);
-    const fuji = {
-      name: 'Local Fuji',
-      rpcUrl: chain.rpcUrl,
-      nativeCurrency: { symbol: 'AVAX', decimals: 18 },
-      nftCollection: collection,
-    };
+    // The shipped chain file's Fuji, local, with its NFT collection deployed.
+    testChain = await startTestChain({ chainId: FUJI });
+    user = testChain.users[0];
     app = await createTestApp({
       env: {
-        CHAIN_CONFIG_FILE: writeChainFile({ [FUJI]: fuji }),
+        ...testChain.env,
         NFT_STORAGE_DIR: join(mkdtempSync(join(tmpdir(), 'nft-sdk-e2e-')), 'store'),
       },
       actions: [MintNftModule],
@@ -52,7 +39,7 @@ describe('Mint an NFT from an SDK upload labelled JSON', () => {
 
   afterAll(async () => {
     await app?.close();
-    await chain?.stop();
+    await testChain?.stop();
   });
 
   it('reads the body as multipart, answers the mint, and the mint lands', async () => {
@@ -78,8 +65,11 @@ describe('Mint an NFT from an SDK upload labelled JSON', () => {
     const answer = (await response.json()) as Record<string, unknown>;
     expect(response.status).toBe(200);
     expect(answer).toMatchObject({ chainId: FUJI, params: { functionName: 'safeMint' } });
-    const { receipt } = await signAndSend(chain, user, answer.serializedTransaction as string);
+    const serialized = answer.serializedTransaction as string;
+    const { receipt } = await signAndSend(testChain.chain, user, serialized);
     expect(receipt.status).toBe('success');
+    expect(receipt.to?.toLowerCase()).toBe(testChain.nftCollection.toLowerCase());
+    const { abi } = nftCollectionArtifact();
     const [transfer] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'Transfer' });
     expect(transfer).toBeDefined();
   });
