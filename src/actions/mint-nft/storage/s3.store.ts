@@ -23,6 +23,8 @@ import { ContentStore, type OpenedContent } from './content-store';
 const PENDING = 'pending/';
 /** What a bucket or CDN may tell every cache: the bytes behind a key never change. */
 const CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/** A pending mark's body: empty, with its length said (the SDK warns of a body of unknown length). */
+const EMPTY = Buffer.alloc(0);
 
 const absent = (error: unknown): boolean =>
   error instanceof NoSuchKey ||
@@ -66,7 +68,9 @@ export class S3Store extends ContentStore implements OnModuleDestroy {
     if (stored && !(await this.exists(PENDING + id))) return false;
     // The mark first: a failure between the two leaves a mark the sweeper clears, never an
     // unmarked object nobody minted.
-    await this.client.send(new PutObjectCommand({ ...this.key(PENDING + id), Body: '' }));
+    await this.client.send(
+      new PutObjectCommand({ ...this.key(PENDING + id), Body: EMPTY, ContentLength: 0 }),
+    );
     if (stored) return false;
     await this.client.send(
       new PutObjectCommand({
