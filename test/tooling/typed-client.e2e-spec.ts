@@ -1,10 +1,10 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import ts from 'typescript';
+import { join } from 'node:path';
+import { runtimeGraph } from '../../src/testing/runtime-graph';
 import { createTestApp } from '../support/app.factory';
 
 const ROOT = join(__dirname, '..', '..');
@@ -19,25 +19,6 @@ async function node(
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const [code] = (await once(child, 'close')) as [number | null];
   return { code, output };
-}
-
-/** The packages a file loads at run time (type-only imports erased, as in a bundle). */
-function runtimePackages(entry: string): string[] {
-  const seen = new Set<string>();
-  const packages = new Set<string>();
-  const visit = (file: string): void => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
-    });
-    for (const [, specifier] of outputText.matchAll(/require\("([^"]+)"\)/g)) {
-      if (specifier.startsWith('.')) visit(`${resolve(dirname(file), specifier)}.ts`);
-      else packages.add(specifier);
-    }
-  };
-  visit(entry);
-  return [...packages];
 }
 
 /** A browser app's use of the client, with calls the types must refuse. */
@@ -90,7 +71,7 @@ describe('npm run client: a typed client from the declarations', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('loads nothing but its own files at run time: it bundles for a browser', () => {
-    expect(runtimePackages(out)).toEqual([]);
+    expect(runtimeGraph(out).packages).toEqual([]);
   });
 
   it('compiles a consumer, and refuses the wrong calls (each @ts-expect-error must meet an error)', async () => {
