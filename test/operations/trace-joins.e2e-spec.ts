@@ -1,12 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
-import {
-  InMemorySpanExporter,
-  type ReadableSpan,
-  type SpanExporter,
-} from '@opentelemetry/sdk-trace';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 import { request } from 'node:http';
-import { EventEmitter, once } from 'node:events';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -14,6 +10,7 @@ import { loadTracingConfig } from '../../src/config/tracing.config';
 import { GracefulShutdown } from '../../src/server/graceful-shutdown';
 import { startTracing } from '../../src/telemetry/tracing/tracing.sdk';
 import type { TracingHandle } from '../../src/telemetry/tracing/tracing-state';
+import { SpanRecorder } from '../support/span.recorder';
 import { createTestApp, postJson } from '../support/app.factory';
 import { KitFixturesModule } from '../fixtures/kit.fixture';
 import { testLogs } from '../support/log-capture.helper';
@@ -25,24 +22,6 @@ const VERSION = (
     version: string;
   }
 ).version;
-
-/** An in-memory exporter that says when spans arrive, so the test waits on events. */
-class Spans extends InMemorySpanExporter {
-  private readonly events = new EventEmitter();
-
-  override export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    super.export(spans, done);
-    this.events.emit('export');
-  }
-
-  async waitFor<T>(find: (spans: ReadableSpan[]) => T | undefined): Promise<T> {
-    for (;;) {
-      const found = find(this.getFinishedSpans());
-      if (found !== undefined) return found;
-      await once(this.events, 'export');
-    }
-  }
-}
 
 /**
  * An exporter that POSTs each batch to `url` over HTTP and reports the outcome when the collector
@@ -87,7 +66,7 @@ async function stalledCollector(): Promise<{ url: string; close: () => Promise<v
 }
 
 describe('logs and traces joined', () => {
-  const spans = new Spans();
+  const spans = new SpanRecorder();
   let tracing: TracingHandle;
   let app: NestFastifyApplication;
 

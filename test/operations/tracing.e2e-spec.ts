@@ -1,8 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import type { ExportResult } from '@opentelemetry/core';
-import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
-import { EventEmitter, once } from 'node:events';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PortfolioModule } from '../../src/actions/portfolio/portfolio.module';
@@ -10,6 +8,7 @@ import { WeatherModule } from '../../src/actions/weather/weather.module';
 import { loadTracingConfig } from '../../src/config/tracing.config';
 import { startTracing } from '../../src/telemetry/tracing/tracing.sdk';
 import type { TracingHandle } from '../../src/telemetry/tracing/tracing-state';
+import { SpanRecorder } from '../support/span.recorder';
 import { createTestApp } from '../support/app.factory';
 import { CountingServer } from '../support/counting.server';
 import { httpPost } from '../support/http-client.helper';
@@ -21,38 +20,11 @@ const CALLER_SPAN = '00f067aa0ba902b7';
 const TRACEPARENT = `00-${TRACE_ID}-${CALLER_SPAN}-01`;
 const W3C = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;
 
-/** An in-memory exporter that says when spans arrive, so the test waits on events. */
-class Spans extends InMemorySpanExporter {
-  private readonly events = new EventEmitter();
-
-  override export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    super.export(spans, done);
-    this.events.emit('export');
-  }
-
-  /** Resolves with what `find` finds in the spans ended so far, once it finds something. */
-  async waitFor<T>(find: (spans: ReadableSpan[]) => T | undefined): Promise<T> {
-    for (;;) {
-      const found = find(this.getFinishedSpans());
-      if (found !== undefined) return found;
-      await once(this.events, 'export');
-    }
-  }
-
-  /** Resolves once `count` spans of this trace have ended. */
-  ofTrace(traceId: string, count: number): Promise<ReadableSpan[]> {
-    return this.waitFor((spans) => {
-      const trace = spans.filter((span) => span.spanContext().traceId === traceId);
-      return trace.length >= count ? trace : undefined;
-    });
-  }
-}
-
 const idOf = (span: ReadableSpan): string => span.spanContext().spanId;
 const parentOf = (span: ReadableSpan): string | undefined => span.parentSpanContext?.spanId;
 
 describe('Traces (OpenTelemetry, in-memory exporter)', () => {
-  const spans = new Spans();
+  const spans = new SpanRecorder();
   let tracing: TracingHandle;
 
   beforeAll(() => {
