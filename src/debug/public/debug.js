@@ -570,7 +570,8 @@
       }
     }
     // The wallet chosen at the top of the page is the tester's: a sample's user only fills it empty.
-    if (sample.userAddress && !byId('wallet').value.trim()) byId('wallet').value = sample.userAddress;
+    if (sample.userAddress && !byId('wallet').value.trim())
+      byId('wallet').value = sample.userAddress;
     if (sample.chainId !== undefined) byId('chain').value = String(sample.chainId);
   }
 
@@ -580,34 +581,33 @@
 
   /** A transfer's recipient and amount as parameters, fixed when the mini-app fixes them. */
   function transferParams(action) {
-    const recipient = action.recipient || {};
-    const amount = action.amountConfig || {};
-    const choice = (config, fallback) =>
-      config.inputType === 'select' || config.inputType === 'radio' ? config.inputType : fallback;
     return [
-      action.to !== undefined
-        ? { name: 'to', label: 'Recipient', type: 'address', fixed: true, value: action.to }
-        : {
-            name: 'to',
-            label: recipient.label || 'Recipient',
-            type: choice(recipient, 'address'),
-            options: recipient.options,
-            value: recipient.defaultValue,
-            description: recipient.description,
-            required: true,
-          },
-      action.amount !== undefined
-        ? { name: 'amount', label: 'Amount', type: 'text', fixed: true, value: action.amount }
-        : {
-            name: 'amount',
-            label: amount.label || 'Amount',
-            type: choice(amount, 'text'),
-            options: amount.options,
-            value: amount.defaultValue,
-            description: amount.description || 'Whole coins, as 0.05',
-            required: true,
-          },
+      transferParam('to', 'Recipient', action.to, action.recipient, 'address'),
+      transferParam(
+        'amount',
+        'Amount',
+        action.amount,
+        action.amountConfig,
+        'text',
+        'Whole coins, as 0.05',
+      ),
     ];
+  }
+
+  /** One of them: its fixed value, or what the user chooses as its config says. */
+  function transferParam(name, label, fixed, given, type, description) {
+    if (fixed !== undefined) return { name, label, type, fixed: true, value: fixed };
+    const config = given || {};
+    const chosen = config.inputType === 'select' || config.inputType === 'radio';
+    return {
+      name,
+      label: config.label || label,
+      type: chosen ? config.inputType : type,
+      options: config.options,
+      value: config.defaultValue,
+      description: config.description || description,
+      required: true,
+    };
   }
 
   /** Asks the server to build the call (viem, as the client does), then hands it to the wallet. */
