@@ -16,8 +16,8 @@ export interface ChainVerdict {
 }
 
 /**
- * Reads a reported hash back from the intent's chain (through ChainRegistry's client: bounded by
- * EXTERNAL_TIMEOUT_MS, errors that never name the node's URL) and judges it: the mined
+ * Reads a reported hash back from the intent's chain (through ChainRegistry's safe read: bounded
+ * by EXTERNAL_TIMEOUT_MS, a failure is an RPC_ERROR that never names the node's URL) and judges it: the mined
  * transaction must be the intent's (same chain, sender = the user, same `to`, `data`, `value`;
  * nonce, gas and fees are the wallet's). A node failure throws: the caller keeps the intent
  * `submitted` and the watcher asks again.
@@ -33,20 +33,21 @@ export class IntentVerifier {
     const chain = this.chains.get(intent.chainId);
     // The chain left the configuration since the answer: nothing can be read, the TTL decides.
     if (!chain) return { status: 'submitted' };
-    const client = this.chains.client(chain);
-    const [tx, receipt] = await Promise.all([
-      client.getTransaction({ hash }).catch(notFound(TransactionNotFoundError)),
-      client.getTransactionReceipt({ hash }).catch(notFound(TransactionReceiptNotFoundError)),
-    ]);
-    if (!tx) return { status: 'submitted' };
-    if (!matches(intent, tx)) return { status: 'mismatch' };
-    if (!receipt) return { status: 'submitted' };
-    const head = await client.getBlockNumber({ cacheTime: 0 });
-    const blockNumber = receipt.blockNumber;
-    if (head - blockNumber + 1n < BigInt(this.config.confirmations)) {
-      return { status: 'submitted', blockNumber };
-    }
-    return { status: receipt.status === 'success' ? 'confirmed' : 'reverted', blockNumber };
+    return this.chains.read(chain, 'a reported transaction', async (client) => {
+      const [tx, receipt] = await Promise.all([
+        client.getTransaction({ hash }).catch(notFound(TransactionNotFoundError)),
+        client.getTransactionReceipt({ hash }).catch(notFound(TransactionReceiptNotFoundError)),
+      ]);
+      if (!tx) return { status: 'submitted' };
+      if (!matches(intent, tx)) return { status: 'mismatch' };
+      if (!receipt) return { status: 'submitted' };
+      const head = await client.getBlockNumber({ cacheTime: 0 });
+      const blockNumber = receipt.blockNumber;
+      if (head - blockNumber + 1n < BigInt(this.config.confirmations)) {
+        return { status: 'submitted', blockNumber };
+      }
+      return { status: receipt.status === 'success' ? 'confirmed' : 'reverted', blockNumber };
+    });
   }
 }
 
