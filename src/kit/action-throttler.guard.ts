@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { THROTTLE_CONFIG, type ThrottleConfig } from '../config/throttle.config';
 import { ActionException } from '../contract/action.exception';
-import { guardedRequest, type GuardedRouteSpec } from './guarded-route';
+import { type GuardedRequest, guardedRequest, type GuardedRouteSpec } from './guarded-route';
 import { ActionMetrics } from '../telemetry/metrics/action-metrics';
 
 interface ResolvedLimit {
@@ -24,12 +24,25 @@ interface ResolvedLimit {
 
 type StoreRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
-/** IP counts taken before the request's body was read (see countBeforeBody). */
-const countedEarly = new WeakMap<IncomingMessage, StoreRecord>();
+/**
+ * A store that can count without a promise (the in-memory one): a limit then costs no microtask,
+ * and the guard answers without one when every count is at hand.
+ */
+interface CountsNow {
+  incrementNow(key: string, ttl: number, limit: number, block: number, name: string): StoreRecord;
+}
+const countsNow = (store: ThrottlerStorage): store is ThrottlerStorage & CountsNow =>
+  typeof (store as Partial<CountsNow>).incrementNow === 'function';
+
+/** The IP count taken before the request's body was read (see countBeforeBody), on the request. */
+const COUNTED_EARLY = Symbol('countedEarly');
+type Counted = IncomingMessage & { [COUNTED_EARLY]?: StoreRecord };
 
 /** Whether the IP limit refused this request before its body was read: the body is left unparsed. */
 export const refusedBeforeBody = (req: IncomingMessage): boolean =>
-  countedEarly.get(req)?.isBlocked === true;
+  (req as Counted)[COUNTED_EARLY]?.isBlocked === true;
+
+const ALLOWED = Promise.resolve(true);
 
 interface Outcome {
   limit: number;
@@ -58,59 +71,109 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
     super(options, storage, reflector);
   }
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** Without a promise of its own when every count is at hand (ALLOWED, shared, is settled). */
+  override canActivate(context: ExecutionContext): Promise<boolean> {
     const guarded = guardedRequest(context);
-    if (!guarded) return true;
-    const { limits: declaration, req } = guarded;
-    const http = context.switchToHttp();
+    if (!guarded) return ALLOWED;
+    const limits = this.limitsOf(guarded.limits);
     let tightest: Outcome | undefined;
-    for (const limit of this.limitsOf(declaration)) {
-      const tracker = limit.name === 'ip' ? normalizeIp(req.ip) : guarded.user();
-      if (tracker === undefined) continue;
-      const early = limit.name === 'ip' ? countedEarly.get(req.raw) : undefined;
-      const record = early ?? (await this.count(limit, tracker));
-      if (record.isBlocked) {
-        this.metrics?.rateLimited(declaration.path, limit.name);
-        const retryAfter = record.timeToBlockExpire;
-        setHeaders(
-          http.getResponse<FastifyReply>(),
-          { limit: limit.limit, remaining: 0, reset: retryAfter },
-          retryAfter,
-        );
-        throw new ActionException(HttpStatus.TOO_MANY_REQUESTS, 'Too many requests', {
-          message: `Too many requests, please try again in ${retryAfter} seconds`,
-          code: 'RATE_LIMITED',
-        });
-      }
-      const outcome = {
-        limit: limit.limit,
-        remaining: Math.max(0, limit.limit - record.totalHits),
-        reset: record.timeToExpire,
-      };
-      if (!tightest || outcome.remaining < tightest.remaining) tightest = outcome;
+    for (let i = 0; i < limits.length; i++) {
+      const record = this.recordOf(guarded, limits[i]);
+      if (record instanceof Promise) return this.settle(context, guarded, i, record, tightest);
+      if (record) tightest = this.judge(context, guarded, limits[i], record, tightest);
     }
-    if (tightest) setHeaders(http.getResponse<FastifyReply>(), tightest);
+    if (tightest) setHeaders(context.switchToHttp().getResponse<FastifyReply>(), tightest);
+    return ALLOWED;
+  }
+
+  /** canActivate from limit `from` on (its count `pending`), for a store of promises (Redis). */
+  private async settle(
+    context: ExecutionContext,
+    guarded: GuardedRequest,
+    from: number,
+    pending: Promise<StoreRecord>,
+    tightest: Outcome | undefined,
+  ): Promise<boolean> {
+    const limits = this.limitsOf(guarded.limits);
+    for (let i = from; i < limits.length; i++) {
+      const record = await (i === from ? pending : this.recordOf(guarded, limits[i]));
+      if (record) tightest = this.judge(context, guarded, limits[i], record, tightest);
+    }
+    if (tightest) setHeaders(context.switchToHttp().getResponse<FastifyReply>(), tightest);
     return true;
+  }
+
+  /** The count of one limit: taken before the body for the IP, else now; none without a user. */
+  private recordOf(
+    guarded: GuardedRequest,
+    limit: ResolvedLimit,
+  ): StoreRecord | Promise<StoreRecord> | undefined {
+    const { req } = guarded;
+    if (limit.name === 'ip') {
+      return (req.raw as Counted)[COUNTED_EARLY] ?? this.count(limit, normalizeIp(req.ip));
+    }
+    const user = guarded.user();
+    return user === undefined ? undefined : this.count(limit, user);
+  }
+
+  /** Refuses a blocked count with 429; otherwise the tighter of it and `tightest`. */
+  private judge(
+    context: ExecutionContext,
+    { limits: declaration }: GuardedRequest,
+    limit: ResolvedLimit,
+    record: StoreRecord,
+    tightest: Outcome | undefined,
+  ): Outcome {
+    if (record.isBlocked) {
+      this.metrics?.rateLimited(declaration.path, limit.name);
+      const retryAfter = record.timeToBlockExpire;
+      setHeaders(
+        context.switchToHttp().getResponse<FastifyReply>(),
+        { limit: limit.limit, remaining: 0, reset: retryAfter },
+        retryAfter,
+      );
+      throw new ActionException(HttpStatus.TOO_MANY_REQUESTS, 'Too many requests', {
+        message: `Too many requests, please try again in ${retryAfter} seconds`,
+        code: 'RATE_LIMITED',
+      });
+    }
+    const remaining = Math.max(0, limit.limit - record.totalHits);
+    if (tightest && tightest.remaining <= remaining) return tightest;
+    return { limit: limit.limit, remaining, reset: record.timeToExpire };
   }
 
   /**
    * Counts the IP limit of a POST to an action before its body is read or parsed (KitModule
    * installs it as a `preParsing` hook): an over-limit client costs no JSON parse. The refusal
    * itself waits for canActivate, so the origin check still answers first (403 before 429).
+   * Returns a promise only when the store answers with one.
    */
-  async countBeforeBody(req: FastifyRequest, declaration: GuardedRouteSpec): Promise<void> {
+  countBeforeBody(req: FastifyRequest, declaration: GuardedRouteSpec): Promise<void> | undefined {
     const limit = this.limitsOf(declaration).find((l) => l.name === 'ip');
-    if (!limit) return;
+    if (!limit) return undefined;
+    const raw = req.raw as Counted;
     try {
-      countedEarly.set(req.raw, await this.count(limit, normalizeIp(req.ip)));
+      const record = this.count(limit, normalizeIp(req.ip));
+      if (!(record instanceof Promise)) {
+        raw[COUNTED_EARLY] = record;
+        return undefined;
+      }
+      return record.then(
+        (counted) => void (raw[COUNTED_EARLY] = counted),
+        // The store failed: canActivate counts again and applies RATE_LIMIT_ON_STORE_ERROR.
+        () => undefined,
+      );
     } catch {
-      // The store failed: canActivate counts again and applies RATE_LIMIT_ON_STORE_ERROR.
+      return undefined;
     }
   }
 
-  private count(limit: ResolvedLimit, tracker: string): Promise<StoreRecord> {
+  private count(limit: ResolvedLimit, tracker: string): StoreRecord | Promise<StoreRecord> {
     const key = `ratelimit:${limit.scope}:${tracker}`;
-    return this.storageService.increment(key, limit.ttl, limit.limit, limit.ttl, limit.name);
+    const store = this.storageService;
+    return countsNow(store)
+      ? store.incrementNow(key, limit.ttl, limit.limit, limit.ttl, limit.name)
+      : store.increment(key, limit.ttl, limit.limit, limit.ttl, limit.name);
   }
 
   private limitsOf(declaration: GuardedRouteSpec): ResolvedLimit[] {
@@ -130,15 +193,15 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
   }
 }
 
+/** On Node's response, as app.setup's stampHeaders: set once, checked once. */
 function setHeaders(
   reply: FastifyReply,
   { limit, remaining, reset }: Outcome,
   retryAfter?: number,
 ): void {
-  void reply.headers({
-    'x-ratelimit-limit': limit,
-    'x-ratelimit-remaining': remaining,
-    'x-ratelimit-reset': reset,
-    ...(retryAfter !== undefined && { 'retry-after': retryAfter }),
-  });
+  const raw = reply.raw;
+  raw.setHeader('x-ratelimit-limit', limit);
+  raw.setHeader('x-ratelimit-remaining', remaining);
+  raw.setHeader('x-ratelimit-reset', reset);
+  if (retryAfter !== undefined) raw.setHeader('retry-after', retryAfter);
 }

@@ -71,14 +71,24 @@ export class KitModule implements OnModuleInit {
     const appConfig = app.get<AppConfig>(APP_CONFIG);
     const origins = new Set(appConfig.allowedOrigins);
     const registry = app.get(ActionRegistry);
-    fastify.addHook('preParsing', async (req, _reply, payload) => {
+    // With callbacks, not async: on most requests nothing here waits, and no promise is made.
+    const uploading = new WeakMap<ActionDeclaration, boolean>();
+    fastify.addHook('preParsing', (req, _reply, payload, done) => {
       const declaration = req.method === 'POST' ? registry.find(req.routeOptions.url) : undefined;
-      if (!declaration) return payload;
+      if (!declaration) return done(null, payload);
       // A refused origin is answered 403 by its guard, before any limit counts it.
-      if (originAllowed(appConfig, req.headers.origin, origins))
-        await limiter.countBeforeBody(req, declaration);
-      if (declaresUploads(declaration)) await relabelMultipart(req, payload);
-      return payload;
+      const counting = originAllowed(appConfig, req.headers.origin, origins)
+        ? limiter.countBeforeBody(req, declaration)
+        : undefined;
+      let uploads = uploading.get(declaration);
+      if (uploads === undefined)
+        uploading.set(declaration, (uploads = declaresUploads(declaration)));
+      if (!counting && !uploads) return done(null, payload);
+      const relabel = async (): Promise<void> => {
+        await counting;
+        if (uploads) await relabelMultipart(req, payload);
+      };
+      relabel().then(() => done(null, payload), done);
     });
     return (req) => (isUpload(req) ? uploads.maxBytes : undefined);
   }

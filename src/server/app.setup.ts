@@ -3,7 +3,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyBodyParser } from 'fastify';
+import type { FastifyBodyParser, FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { EdgeReplies } from './edge/edge-reply';
 import { hostCheck } from './edge/host-check.hook';
@@ -52,6 +52,18 @@ function requestId(req: IncomingMessage): string {
   return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
+/**
+ * The headers of every answer, preflights included (the contract asks every response for the
+ * allowed methods and headers), set by the observer's first hook. On Node's response, not
+ * Fastify's reply: Nest's CORS hook copies the reply's `access-control-*` headers to Node's
+ * response, and Fastify passes the reply's to Node again as it writes them, each time checked.
+ */
+function stampHeaders(req: FastifyRequest, reply: FastifyReply): void {
+  reply.raw.setHeader('access-control-allow-methods', CORS_METHODS);
+  reply.raw.setHeader('access-control-allow-headers', CORS_ALLOWED_HEADERS);
+  reply.raw.setHeader('x-request-id', req.id);
+}
+
 /** Renders errors raised before routing with the same CORS headers and request ids. */
 const edgeReplies = (config: AppConfig): EdgeReplies =>
   new EdgeReplies(
@@ -98,7 +110,7 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   // Access lines, metrics and spans, from the first hook on: refused requests count too, and so
   // do the answers written before routing (parser errors, deadlines, `Expect`).
   const replies = EDGE_REPLIES.get(app.getHttpAdapter() as FastifyAdapter) ?? edgeReplies(config);
-  app.get(RequestObserver).install(app, replies);
+  app.get(RequestObserver).install(app, replies, stampHeaders);
   const { allowedOrigins } = config;
 
   // Clients send JSON, sometimes with no body or a missing/odd content type: read any body as
@@ -119,18 +131,6 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   // Connection cap, and `Expect` answered before any body is read.
   hardenServer(fastify.server, config, replies, (req) => uploadCap(req) ?? config.bodyLimitBytes);
 
-  fastify.addHook('onRequest', (_req, reply, done) => {
-    void reply.headers({
-      'access-control-allow-methods': CORS_METHODS,
-      'access-control-allow-headers': CORS_ALLOWED_HEADERS,
-    });
-    done();
-  });
-  // On the way out, so OPTIONS answers (sent by the CORS hook before any other) carry it too.
-  fastify.addHook('onSend', (req, reply, payload, done) => {
-    void reply.header('x-request-id', req.id);
-    done(null, payload);
-  });
   GracefulShutdown.setup(app);
   app.enableCors({
     // With an allow-list, only listed origins are reflected; the OriginGuard refuses the others.

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingMessage } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
@@ -15,7 +15,7 @@ import {
   withinSpan,
 } from '../telemetry/tracing/request-span';
 import { isTracingActive } from '../telemetry/tracing/tracing-state';
-import { enterScope, type RequestScope } from '../telemetry/request-scope';
+import { enterScope, type RequestScope, scopeOf } from '../telemetry/request-scope';
 import type { EdgeAnswer, EdgeReplies, EdgeSource } from './edge/edge-reply';
 import { levelOf, writeEdgeLine } from './edge/edge-access-line';
 
@@ -40,6 +40,28 @@ interface ObservedScope extends RequestScope {
   startedAt: number;
   /** The status of an answer the HTTP layer wrote instead (a 408 cutting a trickling body). */
   edgeStatus?: number;
+  readonly req: FastifyRequest;
+  readonly reply: FastifyReply;
+}
+
+/** Headers every answer carries, set by the first hook (see RequestObserver.install). */
+export type StampHeaders = (req: FastifyRequest, reply: FastifyReply) => void;
+
+/**
+ * What the observer keeps on Node's objects, under symbols rather than in WeakMaps: a WeakMap
+ * entry per request is an ephemeron the garbage collector must trace, and every lookup hashes.
+ */
+const OBSERVED = Symbol('observed');
+const SERVING = Symbol('serving');
+type ObservedResponse = ServerResponse & { [OBSERVED]?: ObservedScope };
+type ServingSocket = Socket & { [SERVING]?: FastifyRequest };
+
+/** One `close` listener for every response (`this` is the response), not a closure per request. */
+function closeListener(end: (scope: ObservedScope) => void): (this: ServerResponse) => void {
+  return function (this: ObservedResponse): void {
+    const scope = this[OBSERVED];
+    if (scope) end(scope);
+  };
 }
 
 /**
@@ -53,9 +75,7 @@ export class RequestObserver {
   private readonly actions = new Map<string, RouteEntry>();
   private readonly routes = new Map<string, RouteEntry>();
   private readonly unknown: RouteEntry;
-  /** Requests being served, by socket and by request: what an edge answer may cut short. */
-  private readonly serving = new WeakMap<Socket, FastifyRequest>();
-  private readonly scopes = new WeakMap<IncomingMessage, ObservedScope>();
+  private readonly onClose = closeListener((scope) => this.end(scope));
 
   constructor(
     registry: ActionRegistry,
@@ -79,10 +99,10 @@ export class RequestObserver {
    * Called once by setupApp. The adapter's own first hook runs this one, ahead of CORS preflights
    * and of the adapter's refusals, so every routed request is observed.
    */
-  install(app: NestFastifyApplication, edge: EdgeReplies): void {
+  install(app: NestFastifyApplication, edge: EdgeReplies, stamp: StampHeaders): void {
     edge.observe({
       servedOn: (socket) => {
-        const req = this.serving.get(socket);
+        const req = (socket as ServingSocket)[SERVING];
         return req && { req: req.raw, id: req.id };
       },
       refused: (answer, from) => this.refusedAtEdge(answer, from),
@@ -90,9 +110,12 @@ export class RequestObserver {
     const tracing = isTracingActive();
     const adapter = app.getHttpAdapter();
     if (!(adapter instanceof FastifyAdapter)) throw new Error('RequestObserver needs Fastify');
-    adapter.setOnRequestHook((req: FastifyRequest, reply: FastifyReply, done: () => void) =>
-      this.begin(req, reply, done, tracing),
-    );
+    // The first hook also stamps the answer's own headers: set before the CORS hook that follows
+    // answers preflights, they are on those answers too, and no later hook is needed for them.
+    adapter.setOnRequestHook((req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      stamp(req, reply);
+      this.begin(req, reply, done, tracing);
+    });
   }
 
   private begin(
@@ -101,23 +124,24 @@ export class RequestObserver {
     done: () => void,
     tracing: boolean,
   ): void {
-    const scope: ObservedScope = { id: req.id, startedAt: performance.now() };
+    const scope: ObservedScope = { id: req.id, startedAt: performance.now(), req, reply };
     this.metrics.requestStarted();
-    this.serving.set(req.raw.socket, req);
-    this.scopes.set(req.raw, scope);
+    (req.raw.socket as ServingSocket)[SERVING] = req;
+    (reply.raw as ObservedResponse)[OBSERVED] = scope;
     // `close` comes once for every response, answered or abandoned; onResponse misses the latter.
-    reply.raw.once('close', () => this.end(req, reply, scope));
-    const serve = (): void => enterScope(req, this.logger, scope, done);
+    reply.raw.on('close', this.onClose);
     // Probes every few seconds from every load balancer would drown the traces that matter.
-    if (!tracing || isProbe(req.routeOptions.url)) return serve();
+    if (!tracing || isProbe(req.routeOptions.url)) return enterScope(req, this.logger, scope, done);
     const { span, context } = startRequestSpan(req);
     scope.span = span;
-    withinSpan(context, serve);
+    withinSpan(context, () => enterScope(req, this.logger, scope, done));
   }
 
-  private end(req: FastifyRequest, reply: FastifyReply, scope: ObservedScope): void {
+  private end(scope: ObservedScope): void {
+    const { req, reply } = scope;
     this.metrics.requestEnded();
-    if (this.serving.get(req.raw.socket) === req) this.serving.delete(req.raw.socket);
+    const socket = req.raw.socket as ServingSocket | null;
+    if (socket?.[SERVING] === req) socket[SERVING] = undefined;
     const durationMs = performance.now() - scope.startedAt;
     // Ended, not finished: an answer written to a client that left at that moment still counts.
     const aborted = !reply.raw.writableEnded && scope.edgeStatus === undefined;
@@ -164,7 +188,7 @@ export class RequestObserver {
    * one count under `unknown`, like any unrouted request. Not timed: it never started.
    */
   private refusedAtEdge(answer: EdgeAnswer, { req, ip, reason }: EdgeSource): void {
-    const served = req && this.scopes.get(req);
+    const served = req && (scopeOf(req) as ObservedScope | undefined);
     // A request already observed gets its own line, with its route, when its response closes.
     if (served) {
       served.edgeStatus = answer.status;

@@ -1,5 +1,6 @@
 import type { Span } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { type Store, storage } from 'nestjs-pino/storage';
 import type { Logger } from 'pino';
 import { traceFields } from './tracing/request-span';
@@ -46,7 +47,15 @@ class ScopeStore implements Store {
   }
 }
 
-const scopes = new WeakMap<FastifyRequest, RequestScope>();
+/**
+ * The scope rides on the request itself, under a symbol, rather than in a WeakMap: every request
+ * would add an entry the garbage collector treats as an ephemeron, and a lookup hashes.
+ */
+const SCOPE = Symbol('requestScope');
+type Scoped = IncomingMessage & { [SCOPE]?: RequestScope };
+
+/** The scope of a request being served (or served), by its Node request. */
+export const scopeOf = (raw: IncomingMessage): RequestScope | undefined => (raw as Scoped)[SCOPE];
 
 /** The id of the request being served, if any: UpstreamBounds sends it as x-request-id. */
 export const currentRequestId = (): string | undefined => {
@@ -65,18 +74,18 @@ export function enterScope(
   scope: RequestScope,
   next: () => void,
 ): void {
-  scopes.set(req, scope);
+  (req.raw as Scoped)[SCOPE] = scope;
   storage.run(new ScopeStore(root, scope), next);
 }
 
 /** The error code the access line and the request's span report (set by the exception filter). */
 export function noteErrorCode(req: FastifyRequest, code: string): void {
-  const scope = scopes.get(req);
+  const scope = scopeOf(req.raw);
   if (scope) scope.errorCode = code;
 }
 
 /** The intent id the access line carries (set by the outcomes layer's interceptor). */
 export function noteIntent(req: FastifyRequest, intent: string): void {
-  const scope = scopes.get(req);
+  const scope = scopeOf(req.raw);
   if (scope) scope.intent = intent;
 }

@@ -56,6 +56,17 @@ export class MemoryThrottlerStorage implements ThrottlerStorage {
     blockDuration: number,
     name: string,
   ): Promise<ThrottlerRecord> {
+    return Promise.resolve(this.incrementNow(key, ttl, limit, blockDuration, name));
+  }
+
+  /** `increment` without the promise, for the rate-limit guard: in memory, nothing is awaited. */
+  incrementNow(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    name: string,
+  ): ThrottlerRecord {
     const now = this.now();
     const id = `${key}:${name}`;
     let window = this.windows.get(id);
@@ -78,12 +89,12 @@ export class MemoryThrottlerStorage implements ThrottlerStorage {
     if (window.blockedUntil <= now && window.hits > limit)
       window.blockedUntil = now + blockDuration;
     const blocked = window.blockedUntil > now;
-    return Promise.resolve({
+    return {
       totalHits: window.hits,
       timeToExpire: Math.ceil((window.resetAt - now) / 1000),
       isBlocked: blocked,
       timeToBlockExpire: blocked ? Math.ceil((window.blockedUntil - now) / 1000) : 0,
-    });
+    };
   }
 
   /** Counters held, expired ones not yet dropped included. */
