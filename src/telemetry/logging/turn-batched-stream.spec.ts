@@ -58,10 +58,10 @@ describe('TurnBatchedStream', () => {
     const t = target();
     const order: string[] = [];
     const onExit = (): void => void order.push(`target flushed after ${t.writes.join('|')}`);
-    process.on('exit', onExit);
     const listening = process.listenerCount('exit');
+    process.on('exit', onExit);
     const s = stream(t);
-    expect(process.listenerCount('exit')).toBe(listening + 1);
+    expect(process.listenerCount('exit')).toBe(listening + 2);
     s.write('last\n');
     try {
       process.emit('exit', 0);
