@@ -36,7 +36,7 @@ import { ActionThrottlerGuard } from './action-throttler.guard';
 import { createThrottlerStorage, THROTTLER_STORE } from './throttling/throttler-storage.factory';
 import { throttlerOptions } from './throttling/throttling.options';
 import { UploadBodyGuard } from './upload-body.guard';
-import { isUpload, registerMultipart } from './uploads/multipart.setup';
+import { closeUnlessUploadRead, isUpload, registerMultipart } from './uploads/multipart.setup';
 import { UploadAdmission } from './uploads/upload-admission';
 import { relabelMultipart } from './uploads/mislabelled-multipart';
 import { isUploadType } from './uploads/uploaded-file';
@@ -73,7 +73,7 @@ export class KitModule implements OnModuleInit {
     const registry = app.get(ActionRegistry);
     // With callbacks, not async: on most requests nothing here waits, and no promise is made.
     const uploading = new WeakMap<ActionDeclaration, boolean>();
-    fastify.addHook('preParsing', (req, _reply, payload, done) => {
+    fastify.addHook('preParsing', (req, reply, payload, done) => {
       const declaration = req.method === 'POST' ? registry.find(req.routeOptions.url) : undefined;
       if (!declaration) return done(null, payload);
       // A refused origin is answered 403 by its guard, before any limit counts it.
@@ -86,7 +86,9 @@ export class KitModule implements OnModuleInit {
       if (!counting && !uploads) return done(null, payload);
       const relabel = async (): Promise<void> => {
         await counting;
-        if (uploads) await relabelMultipart(req, payload);
+        if (!uploads) return;
+        await relabelMultipart(req, payload);
+        closeUnlessUploadRead(req.raw, reply.raw);
       };
       relabel().then(() => done(null, payload), done);
     });

@@ -12,6 +12,7 @@ import { edgeServerOptions, hardenServer } from './edge/http-server';
 import { RequestObserver } from './request-observer';
 import { GracefulShutdown } from './graceful-shutdown';
 import { KitModule } from '../kit/kit.module';
+import { closeUnlessUploadRead } from '../kit/uploads/multipart.setup';
 import { refusedBeforeBody } from '../kit/action-throttler.guard';
 import { PublishingModule } from '../publishing/publishing.module';
 
@@ -57,11 +58,13 @@ function requestId(req: IncomingMessage): string {
  * allowed methods and headers), set by the observer's first hook. On Node's response, not
  * Fastify's reply: Nest's CORS hook copies the reply's `access-control-*` headers to Node's
  * response, and Fastify passes the reply's to Node again as it writes them, each time checked.
+ * An upload's answer also closes the connection until the upload has been read.
  */
 function stampHeaders(req: FastifyRequest, reply: FastifyReply): void {
   reply.raw.setHeader('access-control-allow-methods', CORS_METHODS);
   reply.raw.setHeader('access-control-allow-headers', CORS_ALLOWED_HEADERS);
   reply.raw.setHeader('x-request-id', req.id);
+  closeUnlessUploadRead(req.raw, reply.raw);
 }
 
 /** Renders errors raised before routing with the same CORS headers and request ids. */
