@@ -13,7 +13,7 @@ import { UpstreamBounds } from './upstream-bounds';
 function servingRequest<T>(id: string, call: () => Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) =>
     enterScope(
-      {} as FastifyRequest,
+      { raw: {} } as FastifyRequest,
       pino({ enabled: false }),
       { id },
       () => void call().then(resolve, reject),

@@ -69,8 +69,11 @@ export async function createRootLogger({
  * a fatal error, SIGTERM's graceful exit); a SIGKILL loses it.
  */
 function stdoutDestination(): DestinationStream {
-  return new TurnBatchedStream(pino.destination({ dest: 1, sync: false }));
+  // One per process, as stdout is: every logger made (tests make one an app) shares it.
+  stdout ??= new TurnBatchedStream(pino.destination({ dest: 1, sync: false }));
+  return stdout;
 }
+let stdout: TurnBatchedStream | undefined;
 
 const escapeBreaks = (message: unknown): string =>
   JSON.stringify(typeof message === 'string' ? message : (JSON.stringify(message) ?? '')).slice(
