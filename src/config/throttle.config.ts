@@ -37,7 +37,7 @@ class ThrottleEnv {
   @IsIn(['allow', 'deny'])
   RATE_LIMIT_ON_STORE_ERROR = 'allow';
 
-  /** Counters kept in process memory (no REDIS_URL); the store allocates its index up front. */
+  /** Counters kept in process memory (no REDIS_URL); the store grows to what this needs. */
   @IsOptional()
   @Transform(toInt)
   @IsInt()

@@ -1,12 +1,5 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-
-interface Window {
-  hits: number;
-  resetAt: number;
-  blockedUntil: number;
-  /** Counted since it was last passed over for eviction: it gets a second chance (see below). */
-  used: boolean;
-}
+import { CounterTable } from './counter-table';
 
 export interface ThrottlerRecord {
   totalHits: number;
@@ -31,21 +24,24 @@ export interface MemoryThrottlerOptions {
  * least recently used out first, so a flood of distinct IPs or addresses cannot grow memory; a
  * counter that neither counts nor blocks any more starts afresh when next read (no timers).
  *
- * A Map in insertion order with a second chance (the CLOCK approximation of least recently
- * used): a count marks its counter used; when a new key needs room, the oldest counter goes
- * unless it was used since it was last looked at, in which case it is moved to the end, unmarked.
- * Nothing moves on the hot path, so a request costs one Map read and a write to its counter,
- * however many keys are held (moving each counted key to the end would churn a Map of a million
- * entries into periodic rehashes), and lru-cache's per-entry TTL bookkeeping is not paid: the
- * windows carry their own expiry.
+ * The counters live in typed arrays (CounterTable): no object or string per key, so a million
+ * held keys cost the garbage collector nothing to mark, where a Map of window objects made each
+ * major collection mark two million objects and the service lost 12 % of its throughput. A
+ * request hashes its key and name in one pass and costs one probe of the index, however many
+ * keys are held; least recently used is CLOCK's approximation (a second chance for a counter
+ * counted since the hand last came by), which moves nothing on the hot path.
+ *
+ * A counter is known by a 64-bit fingerprint of (key, name), not by the strings, which are not
+ * kept. Two clients whose fingerprints collide share one counter: with n keys held, that happens
+ * somewhere with probability about n²/2⁶⁵ (3·10⁻⁸ at a million keys), and costs the two clients
+ * part of their allowance, which we accept for keeping no strings.
  */
 export class MemoryThrottlerStorage implements ThrottlerStorage {
-  private readonly windows = new Map<string, Window>();
-  private readonly maxKeys: number;
+  private readonly table: CounterTable;
   private readonly now: () => number;
 
   constructor({ maxKeys = DEFAULT_MAX_KEYS, now = () => Date.now() }: MemoryThrottlerOptions = {}) {
-    this.maxKeys = maxKeys;
+    this.table = new CounterTable(maxKeys);
     this.now = now;
   }
 
@@ -68,47 +64,29 @@ export class MemoryThrottlerStorage implements ThrottlerStorage {
     name: string,
   ): ThrottlerRecord {
     const now = this.now();
-    const id = `${key}:${name}`;
-    let window = this.windows.get(id);
-    if (window) {
-      window.used = true;
-      if (window.resetAt <= now && window.blockedUntil <= now) {
-        window.hits = 0;
-        window.resetAt = now + ttl;
-        window.blockedUntil = 0;
-      } else if (window.resetAt <= now) {
-        window.hits = 0;
-        window.resetAt = now + ttl;
-      }
-    } else {
-      window = { hits: 0, resetAt: now + ttl, blockedUntil: 0, used: false };
-      if (this.windows.size >= this.maxKeys) this.dropLeastRecent();
-      this.windows.set(id, window);
+    const entry = this.table.entryFor(key, name);
+    // After entryFor: adding a key may have grown the table, which replaces its columns.
+    const { hits, resetAt, blockedUntil } = this.table;
+    // A new entry reads as a window long expired, so it starts here like an expired one.
+    if (resetAt[entry] <= now) {
+      hits[entry] = 0;
+      resetAt[entry] = now + ttl;
+      // The block outlives its window: only one that is over too is forgotten.
+      if (blockedUntil[entry] <= now) blockedUntil[entry] = 0;
     }
-    window.hits += 1;
-    if (window.blockedUntil <= now && window.hits > limit)
-      window.blockedUntil = now + blockDuration;
-    const blocked = window.blockedUntil > now;
+    const totalHits = (hits[entry] += 1);
+    if (blockedUntil[entry] <= now && totalHits > limit) blockedUntil[entry] = now + blockDuration;
+    const blocked = blockedUntil[entry] > now;
     return {
-      totalHits: window.hits,
-      timeToExpire: Math.ceil((window.resetAt - now) / 1000),
+      totalHits,
+      timeToExpire: Math.ceil((resetAt[entry] - now) / 1000),
       isBlocked: blocked,
-      timeToBlockExpire: blocked ? Math.ceil((window.blockedUntil - now) / 1000) : 0,
+      timeToBlockExpire: blocked ? Math.ceil((blockedUntil[entry] - now) / 1000) : 0,
     };
   }
 
   /** Counters held, expired ones not yet dropped included. */
   get size(): number {
-    return this.windows.size;
-  }
-
-  /** Drops the oldest counter not used since it was last passed over. */
-  private dropLeastRecent(): void {
-    for (const [id, window] of this.windows) {
-      this.windows.delete(id);
-      if (!window.used) return;
-      window.used = false;
-      this.windows.set(id, window);
-    }
+    return this.table.size;
   }
 }
