@@ -52,15 +52,12 @@ function hostProblem(
   const host = req.host ? parseHost(req.host) : undefined;
   if (req.host && !host) return invalid('Invalid X-Forwarded-Host header');
   if (!FORWARDED_PROTOCOL.test(req.protocol)) return invalid('Invalid X-Forwarded-Proto header');
-  const anyHost = (req.routeOptions.config as { [ANY_HOST]?: boolean })[ANY_HOST] === true;
-  if (
-    config.allowedHosts.length > 0 &&
-    !anyHost &&
-    !(host && hostAllowed(host, config.allowedHosts))
-  ) {
-    return notAllowed();
+  if (config.allowedHosts.length === 0 || (host && hostAllowed(host, config.allowedHosts))) {
+    return undefined;
   }
-  return undefined;
+  // Read last: Fastify builds `routeOptions` afresh on every read.
+  const anyHost = (req.routeOptions.config as { [ANY_HOST]?: boolean })[ANY_HOST] === true;
+  return anyHost ? undefined : notAllowed();
 }
 
 /**
