@@ -45,7 +45,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<void> {
   setupApp(app);
   for (const warning of bootWarnings(config, env)) new Logger('Bootstrap').warn(warning);
   await options.beforeListen?.(app);
-  await app.listen(config.port, config.host);
+  await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
   const logger = new Logger('Bootstrap');
   logger.log(listeningLine(app.getHttpServer().address()));
   // Prometheus on its own port (METRICS_PORT), never the public one.

@@ -158,6 +158,18 @@ class CoreEnv {
   @Min(0)
   MAX_CONNECTIONS = 10_000;
 
+  /**
+   * Connections the kernel holds for the server before it accepts them (the listen backlog,
+   * capped by net.core.somaxconn). Node's 511 overflowed when 2,000 clients connected at once on a
+   * busy server: connections dropped there waited on SYN/ACK retransmits and timed out.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65_535)
+  LISTEN_BACKLOG = 4096;
+
   /** Comma-separated hosts requests may name; unset: any syntactically valid host. */
   @IsOptional()
   @IsHostList()
@@ -207,6 +219,7 @@ export interface AppConfig {
   keepAliveTimeoutMs: number;
   /** 0: no limit. */
   maxConnections: number;
+  listenBacklog: number;
   /** Empty: any valid host may be named by a request. */
   allowedHosts: HostPattern[];
   shutdownDelayMs: number;
@@ -241,6 +254,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       vars.HEADERS_TIMEOUT_MS ?? Math.min(defaultHeadersTimeoutMs, vars.REQUEST_TIMEOUT_MS),
     keepAliveTimeoutMs: vars.KEEP_ALIVE_TIMEOUT_MS,
     maxConnections: vars.MAX_CONNECTIONS,
+    listenBacklog: vars.LISTEN_BACKLOG,
     allowedHosts: vars.ALLOWED_HOSTS === undefined ? [] : (hostList(vars.ALLOWED_HOSTS) ?? []),
     shutdownDelayMs: vars.SHUTDOWN_DELAY_MS,
     shutdownDrainMs: vars.SHUTDOWN_DRAIN_MS,

@@ -83,7 +83,11 @@ export class KitModule implements OnModuleInit {
       let uploads = uploading.get(declaration);
       if (uploads === undefined)
         uploading.set(declaration, (uploads = declaresUploads(declaration)));
-      if (!counting && !uploads) return done(null, payload);
+      // The rest waits for the next turn of the event loop (as it does when a store answers over
+      // the network): the requests of one turn then go through each later step together, with
+      // that step's code hot, rather than each through every step in turn. +25 % req/s on the
+      // calculator under 50 connections, p99 unchanged (docs/performance.md).
+      if (!counting && !uploads) return void setImmediate(done, null, payload);
       const relabel = async (): Promise<void> => {
         await counting;
         if (!uploads) return;
