@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       headersTimeoutMs: 10_000,
       keepAliveTimeoutMs: 72_000,
       maxConnections: 10_000,
+      listenBacklog: 4096,
       allowedHosts: [],
       shutdownDelayMs: 0,
       shutdownDrainMs: 1000,
