@@ -71,7 +71,7 @@ export class KitModule implements OnModuleInit {
     const appConfig = app.get<AppConfig>(APP_CONFIG);
     const origins = new Set(appConfig.allowedOrigins);
     const registry = app.get(ActionRegistry);
-    // With callbacks, not async: on most requests nothing here waits, and no promise is made.
+    // With callbacks, not async: an in-memory count and most requests make no promise here.
     const uploading = new WeakMap<ActionDeclaration, boolean>();
     fastify.addHook('preParsing', (req, reply, payload, done) => {
       const declaration = req.method === 'POST' ? registry.find(req.routeOptions.url) : undefined;
@@ -85,8 +85,8 @@ export class KitModule implements OnModuleInit {
         uploading.set(declaration, (uploads = declaresUploads(declaration)));
       // The rest waits for the next turn of the event loop (as it does when a store answers over
       // the network): the requests of one turn then go through each later step together, with
-      // that step's code hot, rather than each through every step in turn. +25 % req/s on the
-      // calculator under 50 connections, p99 unchanged (docs/performance.md).
+      // that step's code hot, rather than each through every step in turn (measured in
+      // docs/performance.md, "What was tuned").
       if (!counting && !uploads) return void setImmediate(done, null, payload);
       const relabel = async (): Promise<void> => {
         await counting;
