@@ -56,15 +56,14 @@ export class CounterTable {
 
   private count = 0;
   private hand = 0;
-  private readonly maxCapacity: number;
 
   constructor(private readonly maxEntries: number) {
     if (!Number.isSafeInteger(maxEntries) || maxEntries < 1 || maxEntries > 2 ** 30)
       throw new RangeError(`maxKeys must be an integer from 1 to 2^30, not ${maxEntries}`);
-    let capacity = 2;
-    while (loadLimit(capacity) < maxEntries) capacity *= 2;
-    this.maxCapacity = capacity;
-    capacity = Math.min(FIRST_CAPACITY, this.maxCapacity);
+    // The index's first size: FIRST_CAPACITY, or less when that is more than the cap needs.
+    let needed = 2;
+    while (loadLimit(needed) < maxEntries) needed *= 2;
+    const capacity = Math.min(FIRST_CAPACITY, needed);
     this.fingerprintLow = new Uint32Array(capacity);
     this.fingerprintHigh = new Uint32Array(capacity);
     this.slotEntry = new Uint32Array(capacity);
