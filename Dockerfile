@@ -39,8 +39,14 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # NFT_STORAGE_DIR's default, the one place the service writes; mount a volume there to keep the
 # files (the root filesystem can then be read-only).
-RUN mkdir -p /app/nft-storage && chown node:node /app/nft-storage
+RUN mkdir -p /app/nft-storage /app/.node-compile-cache \
+  && chown node:node /app/nft-storage /app/.node-compile-cache
 USER node
+# The V8 code of the modules a boot loads, compiled once here and read back at every start
+# (src/compile-cache.ts): about 120 ms less boot. Filled as `node`, since Node keys the cache
+# by user; a read-only root filesystem only stops it taking modules first loaded later.
+ENV NODE_COMPILE_CACHE=/app/.node-compile-cache
+RUN node -e "require('./dist/bootstrap')"
 EXPOSE 3000
 # Liveness through the service's own GET /health; node does the request (slim has no curl).
 HEALTHCHECK --interval=10s --timeout=5s --start-period=15s --retries=3 \

@@ -1,4 +1,4 @@
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import type * as RedisStorage from '@nest-lab/throttler-storage-redis';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import type { ThrottleConfig } from '../../config/throttle.config';
@@ -16,6 +16,10 @@ export function createThrottlerStorage(
   breaker?: RedisBreaker,
 ): ThrottlerStorage {
   if (!redis) return new MemoryThrottlerStorage({ maxKeys: config.maxKeys });
+  // A require, not an import: the Redis store (and ioredis under it) loads only when configured.
+  const { ThrottlerStorageRedisService } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require('@nest-lab/throttler-storage-redis') as typeof RedisStorage;
   return new ResilientThrottlerStorage(
     new ThrottlerStorageRedisService(redis),
     config.onStoreError,

@@ -5,7 +5,7 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 
 /** Injection token of the shared ioredis client; `null` when REDIS_URL is unset. */
@@ -21,7 +21,10 @@ export const REDIS_COMMAND_TIMEOUT_MS = 500;
  * breaker's to see: the socket stays open, so the client alone would make every request wait.
  */
 export function createRedisClient(url: string, keyPrefix = ''): Redis {
-  return new Redis(url, {
+  // A require, not an import: without REDIS_URL, ioredis is never loaded (about 20 ms of boot).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Redis: RedisClient } = require('ioredis') as typeof import('ioredis');
+  return new RedisClient(url, {
     keyPrefix,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
