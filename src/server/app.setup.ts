@@ -128,6 +128,9 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
     }
   };
   fastify.removeAllContentTypeParsers();
+  // Also under its own type: Fastify remembers the parser of each content type it has seen,
+  // except one found by the catch-all, for which it parses the header anew on every request.
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
   fastify.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
   // multipart/form-data is left unread until the guards have passed: the kit's to read.
   const uploadCap = KitModule.setup(app);

@@ -12,6 +12,10 @@ export interface LoadResult {
   p99: number;
   non2xx: number;
   errors: number;
+  /** Of the errors: requests unanswered within autocannon's timeout (10 s). */
+  timeouts: number;
+  /** Of the errors, by code (ECONNRESET, ECONNREFUSED...; `timeout` for the timeouts). */
+  errorCodes: Record<string, number>;
   perSecond: number[];
 }
 
@@ -25,6 +29,7 @@ interface LoadArgs {
 
 function run({ url, connections, duration, body, headers }: LoadArgs): Promise<LoadResult> {
   const perSecond: number[] = [];
+  const errorCodes: Record<string, number> = {};
   let current = 0;
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -45,11 +50,17 @@ function run({ url, connections, duration, body, headers }: LoadArgs): Promise<L
           p99: result.latency.p99,
           non2xx: result.non2xx,
           errors: result.errors,
+          timeouts: result.timeouts,
+          errorCodes,
           perSecond,
         });
       },
     );
     instance.on('response', () => current++);
+    instance.on('reqError', (error: NodeJS.ErrnoException) => {
+      const code = error.code ?? error.message;
+      errorCodes[code] = (errorCodes[code] ?? 0) + 1;
+    });
     instance.on('tick', () => {
       perSecond.push(current);
       current = 0;

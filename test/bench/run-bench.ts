@@ -86,7 +86,10 @@ async function measureOnce(spec: ServerSpec, row: Row, round: number): Promise<v
     row.non2xx += figures.non2xx;
     row.errors += figures.errors;
     row.requests += figures.total;
-    const faults = spec.countErrors ? `, ${figures.errors} errors, ${figures.non2xx} non-2xx` : '';
+    const codes = Object.entries(figures.errorCodes).map(([code, n]) => `${n} ${code}`);
+    const faults = spec.countErrors
+      ? `, ${figures.errors} errors${codes.length ? ` (${codes.join(', ')})` : ''}, ${figures.non2xx} non-2xx`
+      : '';
     console.log(
       `round ${round} ${spec.name}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, boot ${Math.round(running.bootMs)} ms${faults}`,
     );

@@ -6,6 +6,7 @@ type Grouped = ReturnType<MetadataStorage['groupByPropertyName']>;
 type Target = Parameters<MetadataStorage['getTargetValidationMetadatas']>[0];
 
 const INSTALLED = Symbol.for('dynamic-actions.validation-rules-cache');
+const PLAIN = 'undefined\u0000false\u0000false';
 
 /**
  * class-validator finds a class's rules anew on every `validateSync`: it filters them, tests the
@@ -37,7 +38,11 @@ export function cacheValidationRules(storage: MetadataStorage = getMetadataStora
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups): Rules => {
     if (groups !== undefined && groups.length > 0)
       return find(target, schema, always, strictGroups, groups);
-    const key = `${schema}\u0000${always}\u0000${strictGroups}`;
+    // The kit's own lookup (no schema, no flags) every request makes: no key to build for it.
+    const key =
+      schema === undefined && always === false && strictGroups === false
+        ? PLAIN
+        : `${schema}\u0000${always}\u0000${strictGroups}`;
     let byClass = rules.get(key);
     if (!byClass) rules.set(key, (byClass = new Map<Target, Rules>()));
     let found = byClass.get(target);
