@@ -54,17 +54,23 @@ function requestId(req: IncomingMessage): string {
 }
 
 /**
- * The headers of every answer, preflights included (the contract asks every response for the
- * allowed methods and headers), set by the observer's first hook. On Node's response, not
- * Fastify's reply: Nest's CORS hook copies the reply's `access-control-*` headers to Node's
- * response, and Fastify passes the reply's to Node again as it writes them, each time checked.
- * An upload's answer also closes the connection until the upload has been read.
+ * Set by the observer's first hook on every answer: the request id, and an upload's
+ * `Connection: close` until the upload has been read. On Node's response, not Fastify's reply,
+ * which Fastify passes to Node again as it writes it, each header checked anew.
  */
 function stampHeaders(req: FastifyRequest, reply: FastifyReply): void {
-  reply.raw.setHeader('access-control-allow-methods', CORS_METHODS);
-  reply.raw.setHeader('access-control-allow-headers', CORS_ALLOWED_HEADERS);
   reply.raw.setHeader('x-request-id', req.id);
   closeUnlessUploadRead(req.raw, reply.raw);
+}
+
+/**
+ * The allowed methods and headers, which the contract asks of every answer, not only of
+ * preflights (those CORS answers itself, with both). Set after Nest's CORS hook, which sets every
+ * `access-control-*` header Node's response already holds on it again, checking each anew.
+ */
+function stampAllowed(reply: FastifyReply): void {
+  reply.raw.setHeader('access-control-allow-methods', CORS_METHODS);
+  reply.raw.setHeader('access-control-allow-headers', CORS_ALLOWED_HEADERS);
 }
 
 /** Renders errors raised before routing with the same CORS headers and request ids. */
@@ -148,7 +154,11 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
     strictPreflight: false,
   });
   // After CORS, so a refused host still gets the CORS headers.
-  fastify.addHook('onRequest', hostCheck(config));
+  const checkHost = hostCheck(config);
+  fastify.addHook('onRequest', (req, reply, done) => {
+    stampAllowed(reply);
+    checkHost(req, reply, done);
+  });
   // /docs under DEBUG_UI (the document itself is always at /api/openapi.json).
   PublishingModule.setup(app);
   return app;
