@@ -57,6 +57,14 @@ export function printTargets(rows: Map<string, Row>): void {
     );
   };
   console.log('');
+  for (const floorId of ['floor', 'floor-bind']) {
+    const floor = rows.get(floorId);
+    if (!floor || !base) continue;
+    const [rps, p99] = [median(base.rps) / median(floor.rps), median(base.p99) / median(floor.p99)];
+    console.log(
+      `full pipeline vs ${floor.spec.name}: ${rps.toFixed(2)} × its req/s, ${p99.toFixed(2)} × its p99; target: at least 0.85 ×, at most 1.3 ×`,
+    );
+  }
   against('redis', 'Redis limits vs memory', 'at most 15 % below');
   against('send-token', 'send-token (simulated) vs calculator', 'within 10 % before simulation');
   against('send-token-unchecked', 'send-token (TX_SIMULATE=off) vs calculator', 'within 10 %');
