@@ -1,10 +1,10 @@
-import type * as RedisStorage from '@nest-lab/throttler-storage-redis';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import type { ThrottleConfig } from '../../config/throttle.config';
 import type { RedisBreaker } from '../../telemetry/redis/redis.provider';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { ResilientThrottlerStorage } from './resilient-throttler.storage';
+import type * as ScriptedStore from './scripted-redis.storage';
 
 /** Injection token of the counters' store. */
 export const THROTTLER_STORE = Symbol('THROTTLER_STORE');
@@ -17,11 +17,11 @@ export function createThrottlerStorage(
 ): ThrottlerStorage {
   if (!redis) return new MemoryThrottlerStorage({ maxKeys: config.maxKeys });
   // A require, not an import: the Redis store (and ioredis under it) loads only when configured.
-  const { ThrottlerStorageRedisService } =
+  const { ScriptedRedisStorage } =
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    require('@nest-lab/throttler-storage-redis') as typeof RedisStorage;
+    require('./scripted-redis.storage') as typeof ScriptedStore;
   return new ResilientThrottlerStorage(
-    new ThrottlerStorageRedisService(redis),
+    new ScriptedRedisStorage(redis),
     config.onStoreError,
     breaker,
   );

@@ -1,0 +1,90 @@
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import type { ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import Redis, { type Command } from 'ioredis';
+import { ScriptedRedisStorage } from '../../src/kit/throttling/scripted-redis.storage';
+import {
+  deleteKeys,
+  describeWithRedis,
+  freePort,
+  REDIS_TEST_URL,
+  runKeyPrefix,
+  startRedisServer,
+  stopRedisServer,
+} from '../support/redis.helper';
+
+/** Names of the commands `redis` sends from now on. */
+function recordCommands(redis: Redis): string[] {
+  const sent: string[] = [];
+  const send = redis.sendCommand.bind(redis);
+  redis.sendCommand = (command: Command, ...rest: unknown[]): unknown => {
+    sent.push(command.name);
+    return (send as (...args: unknown[]) => unknown)(command, ...rest);
+  };
+  return sent;
+}
+
+/**
+ * The Redis rate-limit store runs the library's script by SHA: the same records as the library's
+ * own store, EVALSHA on the wire, and the source sent again when Redis no longer knows it.
+ */
+describeWithRedis()('The Redis rate-limit store', () => {
+  const prefix = runKeyPrefix('script');
+  let redis: Redis;
+
+  beforeAll(() => {
+    redis = new Redis(REDIS_TEST_URL, { keyPrefix: prefix });
+  });
+  afterAll(async () => {
+    const admin = new Redis(REDIS_TEST_URL);
+    await deleteKeys(admin, prefix);
+    await Promise.all([admin.quit(), redis.quit()]);
+  });
+
+  it("counts, blocks and times out as the library's own store does", async () => {
+    const ours = new ScriptedRedisStorage(redis);
+    const library = new ThrottlerStorageRedisService(redis);
+    for (let hit = 1; hit <= 4; hit++) {
+      const [mine, theirs] = await Promise.all([
+        ours.increment('ours', 60_000, 2, 30_000, 'user'),
+        library.increment('library', 60_000, 2, 30_000, 'user'),
+      ]);
+      expect(mine).toEqual(theirs);
+      expect(mine).toMatchObject({ totalHits: hit, isBlocked: hit > 2 });
+    }
+  });
+
+  it('sends EVALSHA, never the source, while Redis knows the script', async () => {
+    const store = new ScriptedRedisStorage(redis);
+    await store.increment('warm', 60_000, 10, 60_000, 'ip');
+    const sent = recordCommands(redis);
+    for (let i = 0; i < 5; i++) await store.increment('sha', 60_000, 10, 60_000, 'ip');
+    expect(sent).toEqual(Array(5).fill('evalsha'));
+  });
+
+  describe('on a Redis that forgot its scripts', () => {
+    let server: ChildProcess;
+    let own: Redis;
+
+    beforeAll(async () => {
+      const port = await freePort();
+      server = await startRedisServer(port);
+      own = new Redis({ port, host: '127.0.0.1' });
+    });
+    afterAll(async () => {
+      own.disconnect();
+      await stopRedisServer(server);
+    });
+
+    it('sends the source once more and counts on', async () => {
+      const store = new ScriptedRedisStorage(own);
+      await store.increment('key', 60_000, 10, 60_000, 'ip');
+      await own.script('FLUSH');
+      const sha = createHash('sha1').update(store.scriptSrc).digest('hex');
+      expect(await own.script('EXISTS', sha)).toEqual([0]);
+      const record = await store.increment('key', 60_000, 10, 60_000, 'ip');
+      expect(record.totalHits).toBe(2);
+      expect(await own.script('EXISTS', sha)).toEqual([1]);
+    });
+  });
+});
