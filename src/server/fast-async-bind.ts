@@ -14,12 +14,12 @@ const INSTALLED = Symbol.for('dynamic-actions.fast-async-resource-bind');
  * `deprecate()` wrappers and `Object.defineProperties`: about 3 µs a call, and some 900 bytes
  * that V8 keeps past two young collections, so they are collected only by full ones. Nest's
  * interceptors consumer binds twice per interceptor on every request: with the one global
- * interceptor of the design card's shape, that cost the bare floor half its req/s and the service
- * a sixth, and most of their full collections (docs/performance.md, "What was tuned"). The property is deprecated and set
- * to go (nodejs/node#58618); this installs the bind that remains, where Node still adds it:
- * the same function, run in the resource's async context with the same `this`, arguments, result
- * and `length`, without the deprecated property. Process-wide and once, however many apps are set
- * up; a no-op where Node no longer adds the property.
+ * interceptor of the design card's shape, that cost the bare floor half its req/s and the
+ * service a sixth, and most of their full collections (docs/performance.md, "What was tuned").
+ * The property is deprecated and set to go (nodejs/node#58618); this installs the bind that
+ * remains, where Node still adds it: the same function, run in the resource's async context
+ * with the same `this`, arguments, result and `length`, without the deprecated property.
+ * Process-wide and once, however many apps are set up; a no-op where Node no longer adds it.
  */
 export function installFastAsyncResourceBind(): void {
   const prototype = AsyncResource.prototype as AsyncResource & { [INSTALLED]?: true };
