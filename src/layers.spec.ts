@@ -3,9 +3,9 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
  * The layout of src/ (see README, Layout): each top folder is a layer and imports only from its
- * own layer or those below. Files directly in src/ (main, tracing, bootstrap, the app module) are
- * the composition root; testing/ builds the real app, so it stands on top of everything, and
- * specs (never production code) may use its helpers wherever they are.
+ * own layer or those below. Files directly in src/ (main, compile-cache, tracing, bootstrap, the
+ * app module) are the composition root; testing/ builds the real app, so it stands on top of
+ * everything, and specs (never production code) may use its helpers wherever they are.
  */
 export const LAYERS = [
   'contract',
