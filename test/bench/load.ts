@@ -14,7 +14,7 @@ export interface LoadResult {
   errors: number;
   /** Of the errors: requests unanswered within autocannon's timeout (10 s). */
   timeouts: number;
-  /** Of the errors, by code (ECONNRESET, ECONNREFUSED...; `timeout` for the timeouts). */
+  /** Of the errors, by code (ECONNRESET...), or by message without one (`request timed out`). */
   errorCodes: Record<string, number>;
   perSecond: number[];
 }
