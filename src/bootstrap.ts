@@ -6,7 +6,9 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { APP_OPTIONS, createAdapter, setupApp } from './server/app.setup';
-import { loadConfig } from './config/app.config';
+import { type AppConfig, loadConfig } from './config/app.config';
+import type { FastifyListenOptions } from 'fastify';
+import { checkPortFree, openAcceptSockets } from './server/edge/accept-sockets';
 import type { MiniAppDeclaration } from './contract/mini-app.types';
 import { MetricsServer } from './telemetry/metrics/metrics.server';
 import { GracefulShutdown } from './server/graceful-shutdown';
@@ -45,14 +47,44 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<void> {
   setupApp(app);
   for (const warning of bootWarnings(config, env)) new Logger('Bootstrap').warn(warning);
   await options.beforeListen?.(app);
-  await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
   const logger = new Logger('Bootstrap');
+  await listenApp(app, config, logger);
   logger.log(listeningLine(app.getHttpServer().address()));
   // Prometheus on its own port (METRICS_PORT), never the public one.
   await app.get(MetricsServer).listen();
 
   // SIGTERM/SIGINT: readiness off, accepted requests answered, then exit 0 (1 past the timeout).
   GracefulShutdown.of(app).listenForSignals();
+}
+
+/**
+ * Listens on PORT and HOST with ACCEPT_SOCKETS listening sockets (SO_REUSEPORT, on Linux only):
+ * see src/server/edge/accept-sockets.ts. A port already taken fails the boot as it would with one
+ * socket; one of the others that cannot be opened is a warning: the service accepts on those it has.
+ */
+export async function listenApp(
+  app: NestFastifyApplication,
+  config: AppConfig,
+  logger: Pick<Logger, 'warn'>,
+): Promise<void> {
+  const count = process.platform === 'linux' ? config.acceptSockets : 1;
+  // Fastify hands its listen options to Node's server.listen; its type does not name reusePort.
+  const options: FastifyListenOptions & { reusePort?: boolean } = {
+    port: config.port,
+    host: config.host,
+    backlog: config.listenBacklog,
+    reusePort: count > 1,
+  };
+  if (count > 1 && config.port !== 0) await checkPortFree(config.port, config.host);
+  await app.listen(options);
+  const { opened, error } = await openAcceptSockets(app.getHttpServer(), {
+    count,
+    backlog: config.listenBacklog,
+    maxConnections: config.maxConnections,
+  });
+  if (error) {
+    logger.warn(`Accepting on ${opened + 1} of ${count} listening sockets: ${error.message}`);
+  }
 }
 
 /**

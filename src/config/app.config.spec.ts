@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       keepAliveTimeoutMs: 72_000,
       maxConnections: 10_000,
       listenBacklog: 4096,
+      acceptSockets: 128,
       allowedHosts: [],
       shutdownDelayMs: 0,
       shutdownDrainMs: 1000,

@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Server as NetServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { closeAcceptSockets } from './edge/accept-sockets';
 import { HealthController } from './health.controller';
 import { RedisStatus } from '../telemetry/redis/redis.provider';
 
@@ -41,6 +42,8 @@ export class GracefulShutdown {
     // or an idle socket would hold the close until its keep-alive timeout.
     fastify.addHook('preClose', (done) => {
       shutdown.draining = true;
+      // Fastify closes the server's own listening socket; the others (ACCEPT_SOCKETS) close here.
+      void closeAcceptSockets(app.getHttpServer());
       done();
     });
     fastify.addHook('onSend', (_req, reply, payload, done) => {
@@ -104,11 +107,12 @@ export class GracefulShutdown {
     if (shutdownDelayMs > 0) await delay(shutdownDelayMs);
     const server = this.app.getHttpServer();
     // http.Server#close would also destroy idle keep-alive sockets at once, resetting requests
-    // their clients are writing just now: close only the listening socket (net.Server#close),
-    // whose callback runs once the last connection has ended.
-    const drained = new Promise<void>((resolve) =>
-      NetServer.prototype.close.call(server, () => resolve()),
-    );
+    // their clients are writing just now: close only the listening sockets (net.Server#close),
+    // whose callbacks run once the last connection each accepted has ended.
+    const drained = Promise.all([
+      new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve())),
+      closeAcceptSockets(server),
+    ]);
     this.phase = 'waiting for requests to finish (open connections)';
     this.logger.log('Listener closed: serving open connections until they close');
     // A keep-alive socket that carried no request during the drain gets no answer to close it.
