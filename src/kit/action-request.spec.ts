@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ActionException } from '../contract/action.exception';
-import { readActionRequest } from './action-request';
+import { readActionRequest, userBeforeBody } from './action-request';
 
 const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 const OTHER = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
@@ -194,5 +194,36 @@ describe('readActionRequest: context', () => {
     const result = failure({ headers: { 'x-user-address': '0x1', 'x-source-chain': 'one' } });
     expect(result.names).toEqual(['userAddress', 'sourceChain']);
     expect(result.error).toMatch(/^userAddress must be a valid address, sourceChain /);
+  });
+});
+
+describe('userBeforeBody: the user the rate limits may count before the body', () => {
+  const sources: Fake[] = [
+    { headers: { 'x-user-address': ADDRESS.toLowerCase() } },
+    { headers: { 'x-wallet-address': ADDRESS } },
+    { query: { userAddress: ADDRESS } },
+    { headers: { 'x-user-address': ADDRESS }, body: { context: { userAddress: OTHER } } },
+    { headers: { 'x-user-address': '', 'x-wallet-address': ADDRESS } },
+    { query: { userAddress: ADDRESS }, body: { context: { userAddress: OTHER } } },
+  ];
+
+  it.each(sources)('names the user readActionRequest reads: %j', (fake) => {
+    const early = userBeforeBody(request(fake));
+    expect(early).toEqual({ user: ADDRESS });
+    expect(early?.user).toBe(read(fake).context.userAddress);
+  });
+
+  it('is undefined when only the body can name the user', () => {
+    expect(userBeforeBody(request({ body: { context: { userAddress: OTHER } } }))).toBeUndefined();
+    expect(userBeforeBody(request({ headers: { 'x-user-address': '' } }))).toBeUndefined();
+  });
+
+  it('names no user when the one named is not an address (the request is a 400)', () => {
+    const fake = {
+      headers: { 'x-user-address': 'nobody' },
+      body: { context: { userAddress: OTHER } },
+    };
+    expect(userBeforeBody(request(fake))).toEqual({ user: undefined });
+    expect(failure(fake).names).toEqual(['userAddress']);
   });
 });

@@ -63,6 +63,22 @@ function readUser(value: unknown, problems: ParamProblem[]): RequestContext['use
   return undefined;
 }
 
+/**
+ * The user a request names before its body is read, as readActionRequest reads it: the headers,
+ * then the query, which the body cannot override. Undefined when only the body can name one;
+ * `{ user: undefined }` when the one named is not an address (the request is then a 400).
+ */
+export function userBeforeBody(req: FastifyRequest): { user: string | undefined } | undefined {
+  const query = isBag(req.query) ? req.query : undefined;
+  const named = first(
+    req.headers['x-user-address'],
+    req.headers['x-wallet-address'],
+    own(query, 'userAddress'),
+  );
+  if (named === undefined) return undefined;
+  return { user: typeof named === 'string' ? readAddress(named) : undefined };
+}
+
 /** How much of an unknown chain name an error quotes. */
 const QUOTED = 40;
 

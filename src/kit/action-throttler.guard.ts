@@ -9,10 +9,12 @@ import {
   type ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingMessage } from 'node:http';
 import { THROTTLE_CONFIG, type ThrottleConfig } from '../config/throttle.config';
 import { ActionException } from '../contract/action.exception';
 import { type GuardedRequest, guardedRequest, type GuardedRouteSpec } from './guarded-route';
+import { userBeforeBody } from './action-request';
+import { countsNow, countsTogether, type LimitCount } from './throttling/store-abilities';
+import { earlyCounts } from './throttling/early-counts';
 import { ActionMetrics } from '../telemetry/metrics/action-metrics';
 
 interface ResolvedLimit {
@@ -24,25 +26,9 @@ interface ResolvedLimit {
 
 type StoreRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
-/**
- * A store that can count without a promise (the in-memory one): a limit then costs no microtask,
- * and the guard answers without one when every count is at hand.
- */
-interface CountsNow {
-  incrementNow(key: string, ttl: number, limit: number, block: number, name: string): StoreRecord;
-}
-const countsNow = (store: ThrottlerStorage): store is ThrottlerStorage & CountsNow =>
-  typeof (store as Partial<CountsNow>).incrementNow === 'function';
-
-/** The IP count taken before the request's body was read (see countBeforeBody), on the request. */
-const COUNTED_EARLY = Symbol('countedEarly');
-type Counted = IncomingMessage & { [COUNTED_EARLY]?: StoreRecord };
-
-/** Whether the IP limit refused this request before its body was read: the body is left unparsed. */
-export const refusedBeforeBody = (req: IncomingMessage): boolean =>
-  (req as Counted)[COUNTED_EARLY]?.isBlocked === true;
-
 const ALLOWED = Promise.resolve(true);
+/** A store that failed before the body: canActivate counts again and applies RATE_LIMIT_ON_STORE_ERROR. */
+const ignore = (): undefined => undefined;
 
 interface Outcome {
   limit: number;
@@ -110,10 +96,11 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
   ): StoreRecord | Promise<StoreRecord> | undefined {
     const { req } = guarded;
     if (limit.name === 'ip') {
-      return (req.raw as Counted)[COUNTED_EARLY] ?? this.count(limit, normalizeIp(req.ip));
+      return earlyCounts.ip(req.raw) ?? this.count(limit, normalizeIp(req.ip));
     }
     const user = guarded.user();
-    return user === undefined ? undefined : this.count(limit, user);
+    if (user === undefined) return undefined;
+    return earlyCounts.user(req.raw, user) ?? this.count(limit, user);
   }
 
   /** Refuses a blocked count with 429; otherwise the tighter of it and `tightest`. */
@@ -144,36 +131,51 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
 
   /**
    * Counts the IP limit of a POST to an action before its body is read or parsed (KitModule
-   * installs it as a `preParsing` hook): an over-limit client costs no JSON parse. The refusal
+   * installs it as a `preParsing` hook): an over-limit client costs no JSON parse. With a store
+   * that counts several limits in one call (Redis), the user limit is counted in the same call
+   * when the headers or the query name the user (the body cannot override them). The refusal
    * itself waits for canActivate, so the origin check still answers first (403 before 429).
    * Returns a promise only when the store answers with one.
    */
   countBeforeBody(req: FastifyRequest, declaration: GuardedRouteSpec): Promise<void> | undefined {
-    const limit = this.limitsOf(declaration).find((l) => l.name === 'ip');
-    if (!limit) return undefined;
-    const raw = req.raw as Counted;
+    const limits = this.limitsOf(declaration);
+    const ip = limits.find((l) => l.name === 'ip');
+    const store = this.storageService;
+    const userLimit = countsTogether(store) ? limits.find((l) => l.name === 'user') : undefined;
+    const user = userLimit && userBeforeBody(req)?.user;
+    const raw = req.raw;
     try {
-      const record = this.count(limit, normalizeIp(req.ip));
+      if (user && userLimit && countsTogether(store)) {
+        const counts = [this.countOf(userLimit, user)];
+        if (ip) counts.push(this.countOf(ip, normalizeIp(req.ip)));
+        return store.incrementAll(counts).then(([userRecord, ipRecord]) => {
+          earlyCounts.keepUser(raw, user, userRecord);
+          if (ipRecord) earlyCounts.keepIp(raw, ipRecord);
+        }, ignore);
+      }
+      if (!ip) return undefined;
+      const record = this.count(ip, normalizeIp(req.ip));
       if (!(record instanceof Promise)) {
-        raw[COUNTED_EARLY] = record;
+        earlyCounts.keepIp(raw, record);
         return undefined;
       }
-      return record.then(
-        (counted) => void (raw[COUNTED_EARLY] = counted),
-        // The store failed: canActivate counts again and applies RATE_LIMIT_ON_STORE_ERROR.
-        () => undefined,
-      );
+      return record.then((counted) => earlyCounts.keepIp(raw, counted), ignore);
     } catch {
       return undefined;
     }
   }
 
-  private count(limit: ResolvedLimit, tracker: string): StoreRecord | Promise<StoreRecord> {
+  private countOf(limit: ResolvedLimit, tracker: string): LimitCount {
     const key = `ratelimit:${limit.scope}:${tracker}`;
+    return { key, ttl: limit.ttl, limit: limit.limit, blockDuration: limit.ttl, name: limit.name };
+  }
+
+  private count(limit: ResolvedLimit, tracker: string): StoreRecord | Promise<StoreRecord> {
+    const { key, ttl, limit: max, blockDuration, name } = this.countOf(limit, tracker);
     const store = this.storageService;
     return countsNow(store)
-      ? store.incrementNow(key, limit.ttl, limit.limit, limit.ttl, limit.name)
-      : store.increment(key, limit.ttl, limit.limit, limit.ttl, limit.name);
+      ? store.incrementNow(key, ttl, max, blockDuration, name)
+      : store.increment(key, ttl, max, blockDuration, name);
   }
 
   private limitsOf(declaration: GuardedRouteSpec): ResolvedLimit[] {

@@ -14,7 +14,7 @@ import { installFastAsyncResourceBind } from './fast-async-bind';
 import { GracefulShutdown } from './graceful-shutdown';
 import { KitModule } from '../kit/kit.module';
 import { closeUnlessUploadRead } from '../kit/uploads/multipart.setup';
-import { refusedBeforeBody } from '../kit/action-throttler.guard';
+import { refusedBeforeBody } from '../kit/throttling/early-counts';
 import { PublishingModule } from '../publishing/publishing.module';
 
 type ContentTypeParser = FastifyBodyParser<string>;

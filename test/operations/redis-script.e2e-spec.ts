@@ -54,6 +54,27 @@ describeWithRedis()('The Redis rate-limit store', () => {
     }
   });
 
+  it("counts several limits in one EVALSHA, each as the library's own store does", async () => {
+    const ours = new ScriptedRedisStorage(redis);
+    const library = new ThrottlerStorageRedisService(redis);
+    // Loads the script: the calls counted below are EVALSHA only.
+    await ours.incrementAll([]);
+    const sent = recordCommands(redis);
+    for (let hit = 1; hit <= 4; hit++) {
+      const [user, ip] = await ours.incrementAll([
+        { key: 'all-user', ttl: 60_000, limit: 2, blockDuration: 30_000, name: 'user' },
+        { key: 'all-ip', ttl: 20_000, limit: 3, blockDuration: 20_000, name: 'ip' },
+      ]);
+      const [theirUser, theirIp] = await Promise.all([
+        library.increment('lib-user', 60_000, 2, 30_000, 'user'),
+        library.increment('lib-ip', 20_000, 3, 20_000, 'ip'),
+      ]);
+      expect([user, ip]).toEqual([theirUser, theirIp]);
+      expect([user.isBlocked, ip.isBlocked]).toEqual([hit > 2, hit > 3]);
+    }
+    expect(sent.filter((name) => name === 'evalsha')).toHaveLength(4);
+  });
+
   it('sends EVALSHA, never the source, while Redis knows the script', async () => {
     const store = new ScriptedRedisStorage(redis);
     await store.increment('warm', 60_000, 10, 60_000, 'ip');

@@ -2,6 +2,7 @@ import { HttpStatus } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { ActionException } from '../../contract/action.exception';
 import type { RedisBreaker } from '../../telemetry/redis/redis.provider';
+import { type CountsTogether, countsTogether, type LimitCount } from './store-abilities';
 import type { ThrottlerRecord } from './memory-throttler.storage';
 
 /**
@@ -10,7 +11,7 @@ import type { ThrottlerRecord } from './memory-throttler.storage';
  * makes that choice at once while Redis is out, even when it is connected and silent; a failure
  * opens it, so only the first request waits on a stalled Redis. RedisStatus logs the outage once.
  */
-export class ResilientThrottlerStorage implements ThrottlerStorage {
+export class ResilientThrottlerStorage implements ThrottlerStorage, CountsTogether {
   constructor(
     private readonly store: ThrottlerStorage,
     private readonly onError: 'allow' | 'deny',
@@ -30,6 +31,23 @@ export class ResilientThrottlerStorage implements ThrottlerStorage {
     } catch (error) {
       this.breaker?.failed(error);
       return this.unavailable(ttl);
+    }
+  }
+
+  /** The counts in one call where the store can (Redis), each as `increment` would. */
+  async incrementAll(counts: readonly LimitCount[]): Promise<ThrottlerRecord[]> {
+    const store = this.store;
+    if (!countsTogether(store)) {
+      return Promise.all(
+        counts.map((c) => this.increment(c.key, c.ttl, c.limit, c.blockDuration, c.name)),
+      );
+    }
+    if (this.breaker && !this.breaker.usable()) return counts.map((c) => this.unavailable(c.ttl));
+    try {
+      return await store.incrementAll(counts);
+    } catch (error) {
+      this.breaker?.failed(error);
+      return counts.map((c) => this.unavailable(c.ttl));
     }
   }
 
