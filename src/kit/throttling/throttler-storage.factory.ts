@@ -9,7 +9,7 @@ import type * as ScriptedStore from './scripted-redis.storage';
 /** Injection token of the counters' store. */
 export const THROTTLER_STORE = Symbol('THROTTLER_STORE');
 
-/** Redis counters (atomic, one round trip per limit) when configured, else process memory. */
+/** Redis counters (atomic; a request's limits in one round trip) when configured, else process memory. */
 export function createThrottlerStorage(
   config: ThrottleConfig,
   redis: Redis | null,
