@@ -45,8 +45,18 @@ export async function openAcceptSockets(
   });
   const handOver = (socket: Socket): void => {
     if (max > 0 && open >= max) {
+      // What Node's own check emits for a connection it drops, read before the socket is gone.
+      const { localAddress, localPort, localFamily, remoteAddress, remotePort, remoteFamily } =
+        socket;
       socket.destroy();
-      server.emit('drop', { remoteAddress: socket.remoteAddress, remotePort: socket.remotePort });
+      server.emit('drop', {
+        localAddress,
+        localPort,
+        localFamily,
+        remoteAddress,
+        remotePort,
+        remoteFamily,
+      });
       return;
     }
     handedOver++;
