@@ -3,6 +3,7 @@
  * autocannon against one URL, printing one JSON line with the figures and a per-second count.
  */
 import autocannon from 'autocannon';
+import type { EventEmitter } from 'node:events';
 
 export interface LoadResult {
   rps: number;
@@ -16,6 +17,11 @@ export interface LoadResult {
   timeouts: number;
   /** Of the errors, by code (ECONNRESET...), or by message without one (`request timed out`). */
   errorCodes: Record<string, number>;
+  /**
+   * Connections that got no answer in the whole run: a server that has not accepted them yet
+   * (how the 2,000-connection timeouts were found: docs/performance.md).
+   */
+  unanswered: number;
   perSecond: number[];
 }
 
@@ -31,6 +37,7 @@ function run({ url, connections, duration, body, headers }: LoadArgs): Promise<L
   const perSecond: number[] = [];
   const errorCodes: Record<string, number> = {};
   let current = 0;
+  const answeredBy: boolean[] = [];
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -40,6 +47,10 @@ function run({ url, connections, duration, body, headers }: LoadArgs): Promise<L
         method: 'POST',
         headers,
         body,
+        setupClient: (client: EventEmitter) => {
+          const index = answeredBy.push(false) - 1;
+          client.once('response', () => (answeredBy[index] = true));
+        },
       },
       (error, result) => {
         if (error) return reject(error instanceof Error ? error : new Error(String(error)));
@@ -52,6 +63,7 @@ function run({ url, connections, duration, body, headers }: LoadArgs): Promise<L
           errors: result.errors,
           timeouts: result.timeouts,
           errorCodes,
+          unanswered: answeredBy.filter((answered) => !answered).length,
           perSecond,
         });
       },

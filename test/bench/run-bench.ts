@@ -88,7 +88,7 @@ async function measureOnce(spec: ServerSpec, row: Row, round: number): Promise<v
     row.requests += figures.total;
     const codes = Object.entries(figures.errorCodes).map(([code, n]) => `${n} ${code}`);
     const faults = spec.countErrors
-      ? `, ${figures.errors} errors${codes.length ? ` (${codes.join(', ')})` : ''}, ${figures.non2xx} non-2xx`
+      ? `, ${figures.errors} errors${codes.length ? ` (${codes.join(', ')})` : ''}, ${figures.non2xx} non-2xx, ${figures.unanswered} connections never answered`
       : '';
     console.log(
       `round ${round} ${spec.name}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, boot ${Math.round(running.bootMs)} ms${faults}`,
