@@ -1,7 +1,7 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerRecord } from './memory-throttler.storage';
 
-/** What a store can do beyond ThrottlerStorage, which the rate-limit guard uses when it can. */
+// What a store can do beyond ThrottlerStorage, which the rate-limit guard uses when it can.
 
 /** One limit to count: the arguments of ThrottlerStorage#increment. */
 export interface LimitCount {
