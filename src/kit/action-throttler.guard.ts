@@ -165,17 +165,18 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
     }
   }
 
+  /** A limit's count for a store that counts several together (Redis, before the body). */
   private countOf(limit: ResolvedLimit, tracker: string): LimitCount {
-    const key = `ratelimit:${limit.scope}:${tracker}`;
+    const key = keyOf(limit, tracker);
     return { key, ttl: limit.ttl, limit: limit.limit, blockDuration: limit.ttl, name: limit.name };
   }
 
   private count(limit: ResolvedLimit, tracker: string): StoreRecord | Promise<StoreRecord> {
-    const { key, ttl, limit: max, blockDuration, name } = this.countOf(limit, tracker);
+    const key = keyOf(limit, tracker);
     const store = this.storageService;
     return countsNow(store)
-      ? store.incrementNow(key, ttl, max, blockDuration, name)
-      : store.increment(key, ttl, max, blockDuration, name);
+      ? store.incrementNow(key, limit.ttl, limit.limit, limit.ttl, limit.name)
+      : store.increment(key, limit.ttl, limit.limit, limit.ttl, limit.name);
   }
 
   private limitsOf(declaration: GuardedRouteSpec): ResolvedLimit[] {
@@ -194,6 +195,10 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
     return limits;
   }
 }
+
+/** The counter's key of a limit and a tracker (an IP or a user). */
+const keyOf = (limit: ResolvedLimit, tracker: string): string =>
+  `ratelimit:${limit.scope}:${tracker}`;
 
 /** On Node's response, as app.setup's stampHeaders: set once, checked once. */
 function setHeaders(
