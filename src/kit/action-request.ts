@@ -63,18 +63,22 @@ function readUser(value: unknown, problems: ParamProblem[]): RequestContext['use
   return undefined;
 }
 
+/** The first user the headers or the query name: before the body's, which it overrides. */
+function userNamedBeforeBody(req: FastifyRequest, query: Bag | undefined): unknown {
+  return first(
+    req.headers['x-user-address'],
+    req.headers['x-wallet-address'],
+    own(query, 'userAddress'),
+  );
+}
+
 /**
  * The user a request names before its body is read, as readActionRequest reads it: the headers,
  * then the query, which the body cannot override. Undefined when only the body can name one;
  * `{ user: undefined }` when the one named is not an address (the request is then a 400).
  */
 export function userBeforeBody(req: FastifyRequest): { user: string | undefined } | undefined {
-  const query = isBag(req.query) ? req.query : undefined;
-  const named = first(
-    req.headers['x-user-address'],
-    req.headers['x-wallet-address'],
-    own(query, 'userAddress'),
-  );
+  const named = userNamedBeforeBody(req, isBag(req.query) ? req.query : undefined);
   if (named === undefined) return undefined;
   return { user: typeof named === 'string' ? readAddress(named) : undefined };
 }
@@ -111,12 +115,7 @@ export function readActionRequest(req: FastifyRequest, multipart?: MultipartInpu
   const context: RequestContext = {
     requestId: req.id,
     userAddress: readUser(
-      first(
-        header('x-user-address'),
-        header('x-wallet-address'),
-        own(query, 'userAddress'),
-        own(bodyContext, 'userAddress'),
-      ),
+      first(userNamedBeforeBody(req, query), own(bodyContext, 'userAddress')),
       problems,
     ),
     sourceChain: readChain(
