@@ -49,8 +49,10 @@ export class ScriptedRedisStorage extends ThrottlerStorageRedisService implement
     blockDuration: number,
     throttlerName: string,
   ): Promise<ThrottlerRecord> {
-    const [keys, args] = [keysOf(key, throttlerName), [throttlerName, ttl, limit, blockDuration]];
-    return toRecord(await this.scripted[ONE](...keys, ...args));
+    const [hits, blocked] = keysOf(key, throttlerName);
+    return toRecord(
+      await this.scripted[ONE](hits, blocked, throttlerName, ttl, limit, blockDuration),
+    );
   }
 
   async incrementAll(counts: readonly LimitCount[]): Promise<ThrottlerRecord[]> {
