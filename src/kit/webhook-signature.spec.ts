@@ -21,7 +21,7 @@ function signed(overrides: Record<string, string | undefined> = {}): Record<stri
   const headers: Record<string, string | undefined> = {
     'x-webhook-id': event.id,
     'x-webhook-timestamp': String(timestamp),
-    'x-webhook-signature': signWebhook(secret, timestamp, rawBody),
+    'x-webhook-signature': signWebhook(secret, event.id, timestamp, rawBody),
     ...overrides,
   };
   return Object.fromEntries(
@@ -30,10 +30,14 @@ function signed(overrides: Record<string, string | undefined> = {}): Record<stri
 }
 
 describe('signWebhook', () => {
-  it('is the hex HMAC-SHA256 of "<timestamp>.<raw body>", for strings and bytes alike', () => {
-    const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
-    expect(signWebhook(secret, timestamp, rawBody)).toBe(`sha256=${expected}`);
-    expect(signWebhook(secret, timestamp, Buffer.from(rawBody))).toBe(`sha256=${expected}`);
+  it('is the hex HMAC-SHA256 of "<id>.<timestamp>.<raw body>", for strings and bytes alike', () => {
+    const expected = createHmac('sha256', secret)
+      .update(`${event.id}.${timestamp}.${rawBody}`)
+      .digest('hex');
+    expect(signWebhook(secret, event.id, timestamp, rawBody)).toBe(`sha256=${expected}`);
+    expect(signWebhook(secret, event.id, timestamp, Buffer.from(rawBody))).toBe(
+      `sha256=${expected}`,
+    );
   });
 });
 
@@ -66,16 +70,81 @@ describe('verifyWebhook', () => {
     ['a changed body', { rawBody: rawBody.replace('"12"', '"13"') }],
     ['another secret', { secret: 'another-secret-of-thirty-two-characters!' }],
     ['a changed timestamp', { headers: signed({ 'x-webhook-timestamp': String(timestamp + 1) }) }],
+    // The replay receivers would not deduplicate: a captured delivery under a new id.
+    ['a changed id', { headers: signed({ 'x-webhook-id': 'intent2.confirmed' }) }],
   ])('refuses %s as bad-signature', (_what, change) => {
     const result = verifyWebhook({ secret, headers: signed(), rawBody, now, ...change });
     expect(result).toMatchObject({ ok: false, reason: 'bad-signature' });
+  });
+
+  it('refuses an old-scheme signature, which did not cover the id', () => {
+    const hmac = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
+    const headers = signed({ 'x-webhook-signature': `sha256=${hmac}` });
+    const result = verifyWebhook({ secret, headers, rawBody, now });
+    expect(result).toMatchObject({ ok: false, reason: 'bad-signature' });
+  });
+
+  it.each([
+    ['an array of two values', [event.id, 'intent2.confirmed']],
+    ['an array of the same value twice', [event.id, event.id]],
+    ['two values joined by a comma (as Node joins them)', `${event.id}, intent2.confirmed`],
+    ['two values joined without a space', `${event.id},${event.id}`],
+  ])('refuses a doubled id header, %s, as malformed', (_what, value) => {
+    const headers = { ...signed(), 'x-webhook-id': value };
+    const result = verifyWebhook({ secret, headers, rawBody, now });
+    expect(result).toMatchObject({ ok: false, reason: 'malformed-header' });
+  });
+
+  it('refuses the id header given twice under two spellings, or twice in fetch Headers', () => {
+    const spelled = { ...signed(), 'X-Webhook-Id': event.id };
+    expect(verifyWebhook({ secret, headers: spelled, rawBody, now })).toMatchObject({
+      ok: false,
+      reason: 'malformed-header',
+    });
+    const fetched = new Headers(signed());
+    fetched.append('x-webhook-id', 'intent2.confirmed');
+    expect(verifyWebhook({ secret, headers: fetched, rawBody, now })).toMatchObject({
+      ok: false,
+      reason: 'malformed-header',
+    });
+  });
+
+  it('accepts an id given as an array of one value (headersDistinct)', () => {
+    const headers = { ...signed(), 'x-webhook-id': [event.id] };
+    expect(verifyWebhook({ secret, headers, rawBody, now }).ok).toBe(true);
+  });
+
+  it.each([
+    ['absent', undefined],
+    ['empty', ''],
+  ])('refuses an id header %s as missing', (_what, value) => {
+    const result = verifyWebhook({
+      secret,
+      headers: signed({ 'x-webhook-id': value }),
+      rawBody,
+      now,
+    });
+    expect(result).toEqual({
+      ok: false,
+      reason: 'missing-header',
+      message: 'Missing x-webhook-id',
+    });
+  });
+
+  it('refuses a signed body whose id is not the header', () => {
+    const other = JSON.stringify({ ...event, id: 'intent2.confirmed' });
+    const headers = signed({
+      'x-webhook-signature': signWebhook(secret, event.id, timestamp, other),
+    });
+    const result = verifyWebhook({ secret, headers, rawBody: other, now });
+    expect(result).toMatchObject({ ok: false, reason: 'malformed-body' });
   });
 
   it('refuses a timestamp outside the window, either way', () => {
     const at = (seconds: number): string | undefined => {
       const headers = signed({
         'x-webhook-timestamp': String(seconds),
-        'x-webhook-signature': signWebhook(secret, seconds, rawBody),
+        'x-webhook-signature': signWebhook(secret, event.id, seconds, rawBody),
       });
       const result = verifyWebhook({ secret, headers, rawBody, now, toleranceSeconds: 60 });
       return result.ok ? 'ok' : result.reason;
@@ -111,7 +180,9 @@ describe('verifyWebhook', () => {
 
   it('refuses a signed body that is not JSON', () => {
     const body = 'not json';
-    const headers = signed({ 'x-webhook-signature': signWebhook(secret, timestamp, body) });
+    const headers = signed({
+      'x-webhook-signature': signWebhook(secret, event.id, timestamp, body),
+    });
     const result = verifyWebhook({ secret, headers, rawBody: body, now });
     expect(result).toMatchObject({ ok: false, reason: 'malformed-body' });
   });

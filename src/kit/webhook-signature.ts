@@ -3,8 +3,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /**
  * Signed webhooks (docs/webhooks.md): how the service signs what it POSTs, and what a team's own
  * service calls to check it. The signature is an HMAC-SHA256, keyed with WEBHOOK_SECRET, of
- * `<X-Webhook-Timestamp>.<raw body>`: the timestamp is signed too, so a captured delivery cannot
- * be replayed later with a fresh one.
+ * `<X-Webhook-Id>.<X-Webhook-Timestamp>.<raw body>`: the timestamp is signed so a captured
+ * delivery cannot be replayed later with a fresh one, and the id is signed because receivers
+ * deduplicate on it, so a captured delivery cannot be replayed under a new id either.
  */
 
 /** The headers of a delivery, as Node lowercases them. */
@@ -17,8 +18,16 @@ export const WEBHOOK_HEADERS = {
   signature: 'x-webhook-signature',
 } as const;
 
+/**
+ * `transaction.<settled status>`. Both `mismatch` and `replaced` while the settled statuses move
+ * from the first to the second (issue 32): the outcomes layer above names the one it settles.
+ */
 export type WebhookEventType =
-  'transaction.confirmed' | 'transaction.reverted' | 'transaction.mismatch' | 'transaction.expired';
+  | 'transaction.confirmed'
+  | 'transaction.reverted'
+  | 'transaction.replaced'
+  | 'transaction.mismatch'
+  | 'transaction.expired';
 
 /** The JSON body of a delivery. */
 export interface WebhookEvent {
@@ -40,13 +49,21 @@ export interface WebhookEvent {
   occurredAt: string;
 }
 
-/** `sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`. */
+/**
+ * What an id may be: one token of visible ASCII without a comma, so two `X-Webhook-Id` headers
+ * (joined with ", " by Node and by fetch's Headers) can never pass for one id. The service's ids
+ * (`<intent>.<status>`, the intent base64url) are far inside it.
+ */
+const ID_SYNTAX = /^[\x21-\x2b\x2d-\x7e]{1,256}$/;
+
+/** `sha256=<hex HMAC-SHA256 of "<id>.<timestamp>.<raw body>">`. */
 export function signWebhook(
   secret: string,
+  id: string,
   timestamp: number,
   rawBody: string | Uint8Array,
 ): string {
-  const hmac = createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody);
+  const hmac = createHmac('sha256', secret).update(`${id}.${timestamp}.`).update(rawBody);
   return `sha256=${hmac.digest('hex')}`;
 }
 
@@ -78,10 +95,13 @@ export interface VerifyWebhookOptions {
 
 function header(headers: VerifyWebhookOptions['headers'], name: string): string | undefined {
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
-  const value = key === undefined ? undefined : headers[key];
-  // Several values for one header is not what the service sends: refused as malformed below.
-  return Array.isArray(value) ? value.join(',') : value;
+  // Every key in any case: { 'X-Webhook-Id': a, 'x-webhook-id': b } is the header twice.
+  const values = Object.keys(headers)
+    .filter((candidate) => candidate.toLowerCase() === name)
+    .flatMap((key) => headers[key] ?? []);
+  // Several values for one header is not what the service sends: joined as Node joins them, so
+  // the syntax checks below refuse them as malformed rather than pick one.
+  return values.length === 0 ? undefined : values.join(', ');
 }
 
 const refuse = (reason: WebhookRefusal, message: string): WebhookVerification => ({
@@ -91,9 +111,10 @@ const refuse = (reason: WebhookRefusal, message: string): WebhookVerification =>
 });
 
 /**
- * Checks a delivery in a team's own service: the signature (constant-time, against each secret
- * given), then that the timestamp is within `toleranceSeconds` of now. Refusals are returned,
- * never thrown, each with a reason to log; only an `ok` result carries the parsed event.
+ * Checks a delivery in a team's own service: the three headers present, once each; the signature
+ * over id, timestamp and body (constant-time, against each secret given); the timestamp within
+ * `toleranceSeconds` of now; the body JSON naming the same id. Refusals are returned, never
+ * thrown, each with a reason to log; only an `ok` result carries the parsed event.
  */
 export function verifyWebhook({
   secret,
@@ -111,13 +132,17 @@ export function verifyWebhook({
     return refuse('malformed-header', `${WEBHOOK_HEADERS.timestamp} is not unix seconds`);
   const given = /^sha256=([0-9a-f]{64})$/i.exec(signature.trim());
   if (!given) return refuse('malformed-header', `${WEBHOOK_HEADERS.signature} is not sha256=<hex>`);
+  if (!ID_SYNTAX.test(id))
+    return refuse('malformed-header', `${WEBHOOK_HEADERS.id} is not one id (one header, no comma)`);
   const timestamp = Number(stamp);
   const givenBytes = Buffer.from(given[1], 'hex');
+  const expected = (key: string): Buffer =>
+    Buffer.from(signWebhook(key, id, timestamp, rawBody).slice('sha256='.length), 'hex');
   const matches = (typeof secret === 'string' ? [secret] : secret).some((key) =>
-    timingSafeEqual(givenBytes, Buffer.from(signWebhook(key, timestamp, rawBody).slice(7), 'hex')),
+    timingSafeEqual(givenBytes, expected(key)),
   );
   if (!matches)
-    return refuse('bad-signature', 'The signature does not match the body and timestamp');
+    return refuse('bad-signature', 'The signature does not match the id, timestamp and body');
   const skew = timestamp - Math.floor(now / 1000);
   if (skew < -toleranceSeconds)
     return refuse('stale-timestamp', `Signed ${-skew} s ago, more than ${toleranceSeconds} s`);
@@ -126,10 +151,15 @@ export function verifyWebhook({
       'future-timestamp',
       `Signed ${skew} s ahead of this clock, more than ${toleranceSeconds} s`,
     );
+  let event: unknown;
   try {
     const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
-    return { ok: true, id, timestamp, event: JSON.parse(text) as WebhookEvent };
+    event = JSON.parse(text);
   } catch {
     return refuse('malformed-body', 'The body is not JSON');
   }
+  // The service sends the id in both: a receiver keying on either one gets the signed header's.
+  if (typeof event !== 'object' || event === null || (event as { id?: unknown }).id !== id)
+    return refuse('malformed-body', `The body's id is not the ${WEBHOOK_HEADERS.id} header`);
+  return { ok: true, id, timestamp, event: event as WebhookEvent };
 }

@@ -12,7 +12,7 @@ import {
   SendTokenWithHookModule,
   sendTokenIntent,
 } from '../support/outcomes.helper';
-import { WebhookReceiver } from '../support/webhook.receiver';
+import { type ReceivedWebhook, WebhookReceiver } from '../support/webhook.receiver';
 
 const FUJI = 43113;
 const SECRET = 'outcome-webhook-secret-of-32-chars!';
@@ -27,6 +27,8 @@ describe('Transaction outcomes, from the answer to the webhook', () => {
   let user: HDAccount;
   let receiver: WebhookReceiver;
   let app: NestFastifyApplication;
+  /** The accepted attempt of the first test's delivery, as the receiver captured it. */
+  let delivered: ReceivedWebhook | undefined;
 
   beforeAll(async () => {
     testChain = await startTestChain({ chainId: FUJI });
@@ -103,5 +105,42 @@ describe('Transaction outcomes, from the answer to the webhook', () => {
     expect((await reportHash(app, intent, receipt.transactionHash)).status).toBe(200);
     expect(heardCount(intent)).toBe(1);
     expect(receiver.received.filter((r) => r.headers['x-webhook-id'] === id)).toHaveLength(2);
+    delivered = attempts[1];
+  });
+
+  it('refuses the captured delivery replayed under a new id, with a doubled id or with none', async () => {
+    expect(delivered).toBeDefined();
+    const captured = delivered!;
+    const id = String(captured.headers['x-webhook-id']);
+    const verify = (headers: ReceivedWebhook['headers'], body = captured.body): unknown =>
+      verifyWebhook({ secret: SECRET, headers, rawBody: body });
+    // Sent again as it was, it still verifies: recognising it is the id's job, hence signing it.
+    const same = await receiver.replay(captured, {});
+    expect(verify(same.headers)).toMatchObject({ ok: true, id });
+
+    // Under a fresh id a receiver has not seen: it would pass its deduplication, so it must fail here.
+    const renamed = await receiver.replay(captured, { 'x-webhook-id': `${id}-again` });
+    expect(renamed.headers['x-webhook-id']).toBe(`${id}-again`);
+    expect(verify(renamed.headers)).toMatchObject({ ok: false, reason: 'bad-signature' });
+    // With the body's id changed to match: the body is signed too.
+    const rewritten = captured.body.replace(`"id":"${id}"`, `"id":"${id}-again"`);
+    expect(rewritten).not.toBe(captured.body);
+    expect(verify(renamed.headers, rewritten)).toMatchObject({
+      ok: false,
+      reason: 'bad-signature',
+    });
+
+    // Two X-Webhook-Id lines on the wire, the signed one first: Node joins them with ", ".
+    const doubled = await receiver.replay(captured, { 'x-webhook-id': [id, `${id}-again`] });
+    expect(doubled.headers['x-webhook-id']).toBe(`${id}, ${id}-again`);
+    expect(verify(doubled.headers)).toMatchObject({ ok: false, reason: 'malformed-header' });
+    expect(verify({ ...captured.headers, 'x-webhook-id': [id, id] })).toMatchObject({
+      ok: false,
+      reason: 'malformed-header',
+    });
+
+    const anonymous = await receiver.replay(captured, { 'x-webhook-id': undefined });
+    expect(anonymous.headers['x-webhook-id']).toBeUndefined();
+    expect(verify(anonymous.headers)).toMatchObject({ ok: false, reason: 'missing-header' });
   });
 });

@@ -124,8 +124,8 @@ describe.each(modes)('Webhooks %s', (_mode, describeMode, storeEnv) => {
       await receiver.until(() => receiver.of('intentTwice.expired').length > 0);
       await sink.deliver(twice);
       // A later delivery arrives: had a copy been queued, it would have been sent before it.
-      await sink.deliver(outcomeOf('intentAfter', 'mismatch'));
-      await receiver.until(() => receiver.of('intentAfter.mismatch').length > 0);
+      await sink.deliver(outcomeOf('intentAfter', 'reverted'));
+      await receiver.until(() => receiver.of('intentAfter.reverted').length > 0);
       expect(receiver.of('intentTwice.expired')).toHaveLength(1);
       expect(JSON.parse(receiver.of('intentTwice.expired')[0].body)).toMatchObject({
         type: 'transaction.expired',

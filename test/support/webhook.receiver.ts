@@ -1,5 +1,11 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import {
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  request as httpRequest,
+  type ServerResponse,
+} from 'node:http';
 import { EventEmitter, once } from 'node:events';
 import { WebhookSender } from '../../src/outcomes/webhooks/webhook.sender';
 import type { TransactionOutcome } from '../../src/outcomes/outcome.types';
@@ -13,7 +19,7 @@ export interface ReceivedWebhook {
 }
 
 /** What the receiver answers to the nth request (1-based) of a delivery id. */
-export type WebhookAnswer = (nth: number) => number | 'hang';
+export type WebhookAnswer = (nth: number, id: string) => number | 'hang';
 
 /**
  * A webhook receiver on 127.0.0.1 (listen(0)): keeps every request with its raw body, answers
@@ -22,6 +28,7 @@ export type WebhookAnswer = (nth: number) => number | 'hang';
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   answer: WebhookAnswer = () => 200;
+  private replays = 0;
 
   private constructor(private readonly server: CountingServer) {}
 
@@ -50,11 +57,34 @@ export class WebhookReceiver {
     return this.server.close();
   }
 
+  /**
+   * Sends a request it received to it again, as whoever captured it could: the same body and
+   * X-Webhook-* headers, changed by `headers` (undefined: left out; an array: the header sent
+   * once per value, as separate lines). Resolves with the copy as received.
+   */
+  async replay(original: ReceivedWebhook, headers: OutgoingHttpHeaders): Promise<ReceivedWebhook> {
+    const tag = `replay-${this.replays++}`;
+    const copied = Object.entries(original.headers).filter(([name]) =>
+      name.startsWith('x-webhook-'),
+    );
+    const merged: OutgoingHttpHeaders = { ...Object.fromEntries(copied), ...headers };
+    const sent = Object.entries(merged).filter(([, value]) => value !== undefined);
+    const req = httpRequest(this.url, {
+      method: 'POST',
+      headers: { ...Object.fromEntries(sent), 'content-type': 'application/json', 'x-replay': tag },
+    });
+    req.end(original.body);
+    const [res] = (await once(req, 'response')) as [IncomingMessage];
+    res.resume();
+    await once(res, 'end');
+    return this.received.find((request) => request.headers['x-replay'] === tag)!;
+  }
+
   private handle(req: IncomingMessage, res: ServerResponse, body: string): void {
     const request: ReceivedWebhook = { headers: req.headers, body, answered: 'none' };
     this.received.push(request);
     const id = String(req.headers['x-webhook-id']);
-    const status = this.answer(this.of(id).length);
+    const status = this.answer(this.of(id).length, id);
     if (status === 'hang') return;
     request.answered = status;
     res.writeHead(status, { 'content-type': 'application/json' }).end('{}');

@@ -11,7 +11,7 @@ export class WebhookAttemptError extends Error {
 }
 
 /**
- * One attempt of a delivery: signs the body with this attempt's timestamp and POSTs it to
+ * One attempt of a delivery: signs its id, this attempt's timestamp and the body, and POSTs it to
  * WEBHOOK_URL within WEBHOOK_TIMEOUT_MS. Plain `fetch`, not ExternalHttp: that client bounds the
  * calls an answer waits on (a circuit that refuses calls at once), while a delivery waits on
  * nothing and has its own retry schedule. Redirects are not followed (a 3xx is a failed attempt):
@@ -60,7 +60,7 @@ export class WebhookSender {
           'content-type': 'application/json',
           [WEBHOOK_HEADERS.id]: id,
           [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-          [WEBHOOK_HEADERS.signature]: signWebhook(secret, timestamp, body),
+          [WEBHOOK_HEADERS.signature]: signWebhook(secret, id, timestamp, body),
         },
       });
       // The answer's body means nothing here; reading it would only hold the attempt open.
