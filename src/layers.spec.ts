@@ -14,6 +14,7 @@ export const LAYERS = [
   'outbound',
   'evm',
   'kit',
+  'follower',
   'outcomes',
   'publishing',
   'server',

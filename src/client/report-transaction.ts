@@ -21,7 +21,7 @@ export function reportTransaction(
   });
 }
 
-/** Where an intent stands: `answered`, `submitted`, then `confirmed`, `reverted`, `mismatch` or `expired`. */
+/** Where an intent stands: `answered`, `submitted`, then `confirmed`, `reverted`, `replaced` or `expired`. */
 export function transactionOutcome(
   intent: string,
   options: TransactionReportOptions,

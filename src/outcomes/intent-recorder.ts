@@ -7,7 +7,8 @@ import type { ActionCall } from '../kit/action-call';
 import { TransactionAnswerListener } from '../kit/transaction-answer.listener';
 import { limitLog } from '../telemetry/logging/log-limiter';
 import { logText } from '../telemetry/logging/log-text';
-import { noteIntent } from '../telemetry/request-scope';
+import { noteIntent, scopeOf } from '../telemetry/request-scope';
+import { OutcomeMetrics } from './outcome-metrics';
 import { newIntentId } from './intent-id';
 import { IntentsService } from './intents.service';
 import type { TransactionIntent } from './outcome.types';
@@ -18,14 +19,18 @@ export const INTENT_HEADER = 'X-Action-Intent';
  * Records every transaction answer as an intent (src/outcomes), names it in the `X-Action-Intent`
  * header and the access line, and leaves the body as the contract has it. The kit's envelope
  * interceptor calls it for transaction-mode answers only (the declaration decides, never the
- * path). An answer without a user has no sender to verify and records nothing; a store that
- * fails costs the intent, never the answer (logged).
+ * path). An answer without a user has no sender to watch for and records nothing. A store that
+ * fails, or is out (the Redis breaker answers at once), or holds INTENT_MAX_OPEN open intents
+ * already, costs the intent, never the answer: counted and logged.
  */
 @Injectable()
 export class IntentRecorder extends TransactionAnswerListener {
   private readonly logger = new Logger('Intents');
 
-  constructor(private readonly intents: IntentsService) {
+  constructor(
+    private readonly intents: IntentsService,
+    private readonly metrics: OutcomeMetrics,
+  ) {
     super();
   }
 
@@ -33,10 +38,18 @@ export class IntentRecorder extends TransactionAnswerListener {
     const intent = intentOf(call, answer);
     if (!intent) return;
     try {
-      await this.intents.record(intent);
+      if (!(await this.intents.record(intent))) {
+        this.metrics.unrecorded('full');
+        limitLog(this.logger).warn(
+          'full',
+          `A transaction answer of ${call.declaration.path} was not recorded: INTENT_MAX_OPEN intents are open`,
+        );
+        return;
+      }
       void reply.header(INTENT_HEADER, intent.id);
       noteIntent(call.req, intent.id);
     } catch (error) {
+      this.metrics.unrecorded('store');
       limitLog(this.logger).warn(
         'record',
         `A transaction answer of ${call.declaration.path} was not recorded: ${logText(String(error))}`,
@@ -51,6 +64,13 @@ function intentOf(call: ActionCall, answer: ExecutionResponse): TransactionInten
   const tx = readTransaction(answer.serializedTransaction);
   if (!user || !tx?.to) return undefined;
   const now = Date.now();
+  // The nonce the answer fills in, else the one its simulation read for this signer.
+  const read = scopeOf(call.req.raw)?.signerNonce;
+  const nonce =
+    tx.nonce ??
+    (read && read.chainId === answer.chainId && read.address.toLowerCase() === user.toLowerCase()
+      ? read.nonce
+      : undefined);
   return {
     id: newIntentId(),
     action: call.declaration.path,
@@ -59,6 +79,7 @@ function intentOf(call: ActionCall, answer: ExecutionResponse): TransactionInten
     to: getAddress(tx.to),
     data: (tx.data ?? '0x').toLowerCase() as Hex,
     value: (tx.value ?? 0n).toString(),
+    ...(nonce !== undefined && { nonce }),
     status: 'answered',
     createdAt: now,
     updatedAt: now,

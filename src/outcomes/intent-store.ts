@@ -1,29 +1,44 @@
 import type { TransactionIntent } from './outcome.types';
 
+/** The bounds on open intents a new one is recorded within. */
+export interface OpenLimits {
+  perUser: number;
+  total: number;
+}
+
+/** What recording an intent did: refused when `total` intents are open, else which to expire. */
+export type Created =
+  | { created: false }
+  /** `overflow`: the user's oldest open intents past `perUser`, for the caller to expire. */
+  | { created: true; overflow: string[] };
+
 /**
- * Where intents live (Redis when REDIS_URL is set, else process memory), with the schedule the
- * watcher works through. Every change is a compare-and-set against the version read, so two
- * replicas (or a report racing the watcher) can never both move one intent: the one whose write
- * lands owns the transition, and only it runs the hooks.
+ * Where intents live (Redis when REDIS_URL is set, else process memory), with three indexes kept
+ * in step by every write: the expiry schedule of open intents, the open intents of each user on
+ * each chain (what a block's senders are matched against), and the intents seen in each block
+ * (for the confirmation depth and for reorgs). Every change is a compare-and-set against the
+ * version read, so two replicas (or a report racing the follower) can never both move one intent.
  */
 export interface IntentStore {
-  /** Records a new intent; it is due to the watcher at `dueAt` (its expiry, until a hash comes). */
-  create(intent: TransactionIntent, dueAt: number): Promise<void>;
+  create(intent: TransactionIntent, dueAt: number, limits: OpenLimits): Promise<Created>;
   get(id: string): Promise<StoredIntent | undefined>;
   /**
-   * Replaces `current` by `next` if nobody changed it since it was read; `dueAt` reschedules it
-   * for the watcher (null: it is settled, the watcher forgets it). False when another write won.
+   * Replaces `current` by `next` if nobody changed it since it was read; `dueAt` reschedules its
+   * expiry (null: it is settled and leaves the schedule). False when another write won.
    */
   replace(current: StoredIntent, next: TransactionIntent, dueAt: number | null): Promise<boolean>;
-  /**
-   * Takes up to `limit` intents due by `now` for this replica, each leased until `leaseUntil`
-   * (so another replica's watcher skips them meanwhile). Atomic across replicas.
-   */
+  /** Takes up to `limit` intents due by `now`, each leased until `leaseUntil`. Atomic. */
   claimDue(now: number, leaseUntil: number, limit: number): Promise<DueIntent[]>;
-  /** Drops an id from the schedule (its intent is gone: expired from the store or evicted). */
+  /** Drops an id from the schedule (its intent is gone). */
   forget(id: string): Promise<void>;
   /** Marks `key` (an intent and a status) as handled: true the first time only, across replicas. */
   claimOnce(key: string): Promise<boolean>;
+  /** The open intents of these users on a chain, in one lookup (users lower-case). */
+  openOf(chainId: number, users: readonly string[]): Promise<StoredIntent[]>;
+  /** The intents seen in a block at or above `from` on a chain, settled or not. */
+  seenFrom(chainId: number, from: bigint): Promise<StoredIntent[]>;
+  /** Forgets the settled intents seen below block `below` (no reorg reaches them any more). */
+  trimSeen(chainId: number, below: bigint): Promise<void>;
 }
 
 /** An intent as read, with the version a replace compares against. */
@@ -34,7 +49,6 @@ export interface StoredIntent {
 
 export interface DueIntent {
   id: string;
-  /** When it was due: the watcher's lag is how late it looks. */
   dueAt: number;
 }
 
@@ -46,3 +60,10 @@ export const readIntent = (version: string): StoredIntent => ({
   intent: JSON.parse(version) as TransactionIntent,
   version,
 });
+
+export const isOpen = (intent: TransactionIntent): boolean =>
+  intent.status === 'answered' || intent.status === 'submitted';
+
+/** The user index's member key: a chain and a lower-case address. */
+export const userKey = (chainId: number, user: string): string =>
+  `${chainId}:${user.toLowerCase()}`;

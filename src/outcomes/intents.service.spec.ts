@@ -1,24 +1,22 @@
-import type { Hash } from 'viem';
+import type { Hash, Transaction } from 'viem';
 import { ActionException } from '../contract/action.exception';
-import type { ChainVerdict, IntentVerifier } from './intent-verifier';
-import { IntentsService, MAX_LOOK_INTERVAL_MS } from './intents.service';
+import { storedIntent } from '../testing/intent-store.contract';
+import type { HashLookup, Lookup } from './hash-lookup';
+import { IntentsService } from './intents.service';
 import { MemoryIntentStore } from './memory-intent.store';
 import type { OutcomeHooks } from './outcome-hooks';
 import type { OutcomeMetrics } from './outcome-metrics';
-import type { TransactionIntent, TransactionOutcome } from './outcome.types';
+import type { TransactionOutcome } from './outcome.types';
 import type { OutcomesConfig } from './outcomes.config';
 
 const HASH: Hash = `0x${'aa'.repeat(32)}`;
-const OTHER: Hash = `0x${'bb'.repeat(32)}`;
+const ID = 'i'.repeat(32);
 const TTL = 60_000;
 
-function setup(verdicts: (ChainVerdict | Error)[], ttlMs = TTL) {
-  const store = new MemoryIntentStore(100, ttlMs * 2);
-  const config = { ttlMs, pollMs: 1_000 } as OutcomesConfig;
-  const verify = jest.fn(() => {
-    const next = verdicts.shift() ?? { status: 'submitted' };
-    return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
-  });
+function setup(looks: Lookup[], config: Partial<OutcomesConfig> = {}) {
+  const store = new MemoryIntentStore(100, TTL * 2);
+  const full = { ttlMs: TTL, maxOpenPerUser: 50, maxOpen: 1_000, ...config } as OutcomesConfig;
+  const lookup = jest.fn(() => Promise.resolve(looks.shift() ?? { kind: 'unknown' }));
   const dispatched: TransactionOutcome[] = [];
   const hooks = {
     dispatch: (o: TransactionOutcome) => Promise.resolve(void dispatched.push(o)),
@@ -26,111 +24,100 @@ function setup(verdicts: (ChainVerdict | Error)[], ttlMs = TTL) {
   const metrics = { entered: jest.fn() } as unknown as OutcomeMetrics;
   const service = new IntentsService(
     store,
-    config,
-    { verify } as unknown as IntentVerifier,
+    full,
+    { lookup } as unknown as HashLookup,
     hooks,
     metrics,
   );
-  return { service, store, verify, dispatched };
+  return { service, store, lookup, dispatched };
 }
 
-const intent = (createdAt = Date.now()): TransactionIntent => ({
-  id: 'i'.repeat(32),
-  action: '/api/pay',
-  chainId: 43113,
-  user: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
-  to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-  data: '0x',
-  value: '1',
-  status: 'answered',
-  createdAt,
-  updatedAt: createdAt,
+const seen = (blockNumber: bigint | null): Lookup => ({
+  kind: 'seen',
+  sighting: 'call',
+  tx: { blockNumber, blockHash: blockNumber === null ? null : HASH } as Transaction,
 });
 
 const statusOf = (error: unknown): number | undefined =>
   error instanceof ActionException ? error.getStatus() : undefined;
 
 describe('IntentsService', () => {
-  it('a mined transaction not deep enough stays submitted with its block, then confirms', async () => {
-    const { service, dispatched } = setup([
-      { status: 'submitted', blockNumber: 7n },
-      { status: 'confirmed', blockNumber: 7n },
-    ]);
-    await service.record(intent());
-    expect(await service.report('i'.repeat(32), HASH)).toMatchObject({
-      status: 'submitted',
-      blockNumber: '7',
+  it('a report is a hint: the intent turns submitted, never settled, and no hook runs', async () => {
+    const { service, dispatched } = setup([seen(7n)]);
+    await service.record(storedIntent(ID, { createdAt: Date.now() }));
+    const { intent, known } = await service.report(ID, HASH);
+    expect(known).toBe(true);
+    expect(intent).toMatchObject({ status: 'submitted', hash: HASH, blockNumber: '7' });
+    expect(dispatched).toEqual([]);
+  });
+
+  it('a foreign hash is a 422 HASH_MISMATCH and leaves the intent as it was', async () => {
+    const { service } = setup([{ kind: 'foreign' }]);
+    await service.record(storedIntent(ID, { createdAt: Date.now() }));
+    expect(statusOf(await service.report(ID, HASH).catch((e: unknown) => e))).toBe(422);
+    expect((await service.read(ID)).status).toBe('answered');
+  });
+
+  it('a hash the node does not know changes nothing, and says so', async () => {
+    const { service } = setup([{ kind: 'unknown' }]);
+    await service.record(storedIntent(ID, { createdAt: Date.now() }));
+    expect(await service.report(ID, HASH)).toMatchObject({
+      known: false,
+      intent: { status: 'answered' },
     });
-    await service.checkById('i'.repeat(32));
-    expect(await service.read('i'.repeat(32))).toMatchObject({ status: 'confirmed', hash: HASH });
-    expect(dispatched.map((o) => o.status)).toEqual(['confirmed']);
   });
 
-  it('a node that fails keeps the intent submitted for the next look', async () => {
-    const { service } = setup([new Error('node down')]);
-    await service.record(intent());
-    expect((await service.report('i'.repeat(32), HASH)).status).toBe('submitted');
+  it('the same hash again (in capitals too) costs no look at the chain', async () => {
+    const { service, lookup } = setup([seen(null)]);
+    await service.record(storedIntent(ID, { createdAt: Date.now() }));
+    await service.report(ID, HASH);
+    await service.report(ID, HASH.toUpperCase().replace('0X', '0x') as Hash);
+    expect(lookup).toHaveBeenCalledTimes(1);
   });
 
-  it('takes a new hash while nothing settled (a sped-up transaction), refuses one after', async () => {
-    const { service } = setup([{ status: 'submitted' }, { status: 'reverted', blockNumber: 9n }]);
-    await service.record(intent());
-    await service.report('i'.repeat(32), HASH);
-    expect(await service.report('i'.repeat(32), OTHER)).toMatchObject({
-      status: 'reverted',
-      hash: OTHER,
-    });
-    const refused = await service.report('i'.repeat(32), HASH).catch((e: unknown) => e);
-    expect(statusOf(refused)).toBe(409);
+  it('another hash after it settled is a 409', async () => {
+    const { service, store } = setup([]);
+    await service.record(storedIntent(ID, { createdAt: Date.now() }));
+    await service.move((await store.get(ID))!, { status: 'confirmed', hash: HASH });
+    const other = `0x${'bb'.repeat(32)}`;
+    expect(statusOf(await service.report(ID, other).catch((e: unknown) => e))).toBe(409);
   });
 
-  it('a report after the deadline, before the watcher: expired, and the report refused', async () => {
-    const { service, verify, dispatched } = setup([]);
-    await service.record(intent(Date.now() - TTL - 1));
-    const refused = await service.report('i'.repeat(32), HASH).catch((e: unknown) => e);
-    expect(statusOf(refused)).toBe(409);
-    expect(verify).not.toHaveBeenCalled();
+  it('expires an intent nothing was seen for at its deadline, once, with its hooks', async () => {
+    const { service, dispatched } = setup([]);
+    await service.record(storedIntent(ID, { createdAt: Date.now() - TTL - 1 }));
+    await service.expireIfDue(ID);
+    await service.expireIfDue(ID);
     expect(dispatched.map((o) => o.status)).toEqual(['expired']);
   });
 
-  it('reads the hash case-insensitively: the same hash in capitals is the same report', async () => {
-    const { service, verify } = setup([{ status: 'submitted' }]);
-    await service.record(intent());
-    await service.report('i'.repeat(32), HASH);
-    await service.report('i'.repeat(32), HASH.toUpperCase().replace('0X', '0x') as Hash);
-    expect(verify).toHaveBeenCalledTimes(1);
+  it('does not expire a mined intent waiting for its confirmations', async () => {
+    const { service, store, dispatched } = setup([]);
+    await service.record(storedIntent(ID, { createdAt: Date.now() - TTL - 1 }));
+    await service.move((await store.get(ID))!, { status: 'submitted', blockNumber: '3' });
+    await service.expireIfDue(ID);
+    expect((await service.read(ID)).status).toBe('submitted');
+    expect(dispatched).toEqual([]);
   });
 
-  it('looks at a hash nobody mines less often as it ages, at most every five minutes', async () => {
-    const DAY = 86_400_000;
-    const { service, store, verify } = setup([], DAY);
-    const start = Date.now();
-    const clock = jest.spyOn(Date, 'now').mockReturnValue(start);
-    try {
-      await service.record(intent(start));
-      await service.report('i'.repeat(32), HASH);
-      /** Whether the watcher finds the intent due at `at` (claiming it leases it: given back). */
-      const dueAt = async (at: number): Promise<boolean> => {
-        const due = await store.claimDue(at, at, 1);
-        return due.length === 1;
-      };
-      expect(await dueAt(start + 999)).toBe(false);
-      expect(await dueAt(start + 1_000)).toBe(true);
-      // An hour without the chain mining it: the next look is five minutes away, not one second.
-      const hourLater = start + 3_600_000;
-      clock.mockReturnValue(hourLater);
-      await service.checkById('i'.repeat(32));
-      expect(verify).toHaveBeenCalledTimes(2);
-      expect(await dueAt(hourLater + MAX_LOOK_INTERVAL_MS - 1)).toBe(false);
-      expect(await dueAt(hourLater + MAX_LOOK_INTERVAL_MS)).toBe(true);
-      // Twenty seconds after the report: a tenth of that, two seconds.
-      clock.mockReturnValue(start + 20_000);
-      await service.checkById('i'.repeat(32));
-      expect(await dueAt(start + 21_999)).toBe(false);
-      expect(await dueAt(start + 22_000)).toBe(true);
-    } finally {
-      clock.mockRestore();
+  it('past INTENT_MAX_OPEN_PER_USER the user’s oldest open intent expires', async () => {
+    const { service, dispatched } = setup([], { maxOpenPerUser: 2 });
+    const now = Date.now();
+    for (const [i, id] of ['a', 'b', 'c'].entries()) {
+      await service.record(storedIntent(id.repeat(32), { createdAt: now + i }));
     }
+    expect(dispatched.map((o) => [o.intent.id[0], o.status])).toEqual([['a', 'expired']]);
+    expect((await service.read('c'.repeat(32))).status).toBe('answered');
+  });
+
+  it('records nothing at INTENT_MAX_OPEN', async () => {
+    const { service } = setup([], { maxOpen: 1 });
+    expect(await service.record(storedIntent('a'.repeat(32), { createdAt: Date.now() }))).toBe(
+      true,
+    );
+    expect(await service.record(storedIntent('b'.repeat(32), { createdAt: Date.now() }))).toBe(
+      false,
+    );
   });
 
   it('an unknown intent is a 404', async () => {

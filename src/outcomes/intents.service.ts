@@ -3,14 +3,8 @@ import type { Hash } from 'viem';
 import { ActionException } from '../contract/action.exception';
 import { logText } from '../telemetry/logging/log-text';
 import { currentRequestId } from '../telemetry/request-scope';
-import {
-  INTENT_STORE,
-  type IntentStore,
-  readIntent,
-  serializeIntent,
-  type StoredIntent,
-} from './intent-store';
-import { IntentVerifier } from './intent-verifier';
+import { HashLookup } from './hash-lookup';
+import { INTENT_STORE, type IntentStore, isOpen, type StoredIntent } from './intent-store';
 import { OutcomeHooks } from './outcome-hooks';
 import { OutcomeMetrics } from './outcome-metrics';
 import {
@@ -21,16 +15,21 @@ import {
 } from './outcome.types';
 import { OUTCOMES_CONFIG, type OutcomesConfig } from './outcomes.config';
 
-/** The longest wait between two looks at a submitted intent (see nextLook). */
-export const MAX_LOOK_INTERVAL_MS = 5 * 60_000;
-
 export const isSettled = (status: IntentStatus): status is SettledStatus =>
   (SETTLED_STATUSES as readonly string[]).includes(status);
 
+/** What a report did: the intent as it now stands, and whether the chain knew the hash. */
+export interface Reported {
+  intent: TransactionIntent;
+  known: boolean;
+}
+
 /**
- * An intent's life: recorded when answered, given its hash by a report, moved by what the chain
- * says until it settles or expires. Every move is a compare-and-set in the store; the replica
- * whose write lands logs it, counts it and, for a settled status, tells the hooks and the sink.
+ * An intent's life: recorded when answered, moved by what the chain follower sees (BlockMatcher)
+ * until it settles, or expired at its deadline (OutcomeWatcher). A report is a hint: checked
+ * against the chain once, it can mark the intent `submitted`, never settle it. Every move is a
+ * compare-and-set in the store; the replica whose write lands logs it, counts it and, for a
+ * settled status, tells the hooks and the sink.
  */
 @Injectable()
 export class IntentsService {
@@ -39,14 +38,23 @@ export class IntentsService {
   constructor(
     @Inject(INTENT_STORE) private readonly store: IntentStore,
     @Inject(OUTCOMES_CONFIG) private readonly config: OutcomesConfig,
-    private readonly verifier: IntentVerifier,
+    private readonly lookup: HashLookup,
     private readonly hooks: OutcomeHooks,
     private readonly metrics: OutcomeMetrics,
   ) {}
 
-  async record(intent: TransactionIntent): Promise<void> {
-    await this.store.create(intent, this.deadline(intent));
+  /** False when INTENT_MAX_OPEN intents are open already: nothing was recorded. */
+  async record(intent: TransactionIntent): Promise<boolean> {
+    const { maxOpenPerUser: perUser, maxOpen: total } = this.config;
+    const created = await this.store.create(intent, this.deadline(intent), { perUser, total });
+    if (!created.created) return false;
     this.metrics.entered(intent.action, 'answered');
+    // The user's oldest open intents past INTENT_MAX_OPEN_PER_USER expire now, oldest first.
+    for (const id of created.overflow) {
+      const stored = await this.store.get(id);
+      if (stored && isOpen(stored.intent)) await this.move(stored, { status: 'expired' });
+    }
+    return true;
   }
 
   /** The intent, or a 404 in the envelope. */
@@ -55,115 +63,81 @@ export class IntentsService {
   }
 
   /**
-   * The wallet's hash for an intent. Again the same hash: the intent as it stands. Another hash:
-   * taken while nothing settled (a wallet that sped the transaction up sends a new one), a 409
-   * after. One look at the chain follows, bounded by the node's timeout; the watcher does the rest.
+   * The wallet's hash for an intent, as a hint. One look at the chain: a transaction of another
+   * sender, or another call at another nonce, is a 422 `HASH_MISMATCH` and changes nothing; the
+   * intent's call (or its replacement at the answer's nonce) marks it `submitted`, for the
+   * follower to settle when it is deep enough. A hash the node does not know changes nothing.
    */
-  async report(id: string, hash: Hash): Promise<TransactionIntent> {
+  async report(id: string, hash: Hash): Promise<Reported> {
     const normalized = hash.toLowerCase() as Hash;
+    let stored = await this.find(id);
+    if (stored.intent.hash === normalized) return { intent: stored.intent, known: true };
+    refuseSettled(stored.intent);
+    const look = await this.lookup.lookup(stored.intent, normalized);
+    if (look.kind === 'unknown') return { intent: stored.intent, known: false };
+    if (look.kind === 'foreign') throw mismatch();
+    const { tx, sighting } = look;
     for (;;) {
-      const stored = await this.find(id);
       const { intent } = stored;
-      if (intent.hash === normalized) return intent;
-      if (isSettled(intent.status)) {
-        throw new ActionException(
-          HttpStatus.CONFLICT,
-          'The intent has settled with another transaction',
-          {
-            message: `This transaction intent is already ${intent.status} with another hash`,
-            data: { code: 'INTENT_SETTLED' },
-            code: 'INTENT_SETTLED',
-          },
-        );
-      }
-      if (Date.now() >= this.deadline(intent)) {
-        // Past its deadline before the watcher got to it: it expires now, and the report is late.
-        await this.check(stored);
-        continue;
-      }
-      const submitted: TransactionIntent = {
+      if (intent.hash === normalized) return { intent, known: true };
+      refuseSettled(intent);
+      // Already seen mined with another transaction: the chain's word stands over the hint.
+      if (intent.blockNumber !== undefined) return { intent, known: true };
+      const next: TransactionIntent = {
         ...intent,
         status: 'submitted',
         hash: normalized,
-        blockNumber: undefined,
-        updatedAt: Date.now(),
+        seenAs: sighting,
+        ...(tx.blockNumber !== null && {
+          blockNumber: tx.blockNumber.toString(),
+          blockHash: tx.blockHash ?? undefined,
+        }),
       };
-      if (!(await this.store.replace(stored, submitted, Date.now() + this.config.pollMs))) continue;
-      this.transitioned(intent, submitted);
-      return this.check(readIntent(serializeIntent(submitted)));
+      if (await this.move(stored, next)) return { intent: next, known: true };
+      stored = await this.find(id);
     }
   }
 
-  /**
-   * Looks at a submitted intent's hash on the chain and applies the verdict; past its deadline
-   * an intent still unsettled expires. A node failure keeps it as it is (logged once a minute
-   * by the node's client) for the next look.
-   */
-  async check(stored: StoredIntent): Promise<TransactionIntent> {
-    const { intent } = stored;
-    if (isSettled(intent.status)) return intent;
-    const now = Date.now();
-    if (now >= this.deadline(intent)) return this.move(stored, { status: 'expired' });
-    if (intent.status === 'answered' || !intent.hash) {
-      await this.store.replace(stored, intent, this.deadline(intent));
-      return intent;
-    }
-    try {
-      const verdict = await this.verifier.verify(intent, intent.hash);
-      const blockNumber = verdict.blockNumber?.toString();
-      if (verdict.status === 'submitted' && blockNumber === intent.blockNumber) {
-        await this.store.replace(stored, intent, this.nextLook(intent, now));
-        return intent;
-      }
-      return this.move(stored, { status: verdict.status, blockNumber });
-    } catch (error) {
-      this.logger.debug(
-        `Intent ${intent.id}: the chain did not answer (${logText(String(error))})`,
-      );
-      await this.store.replace(stored, intent, this.nextLook(intent, now));
-      return intent;
-    }
-  }
-
-  /**
-   * When to look again at a submitted intent the chain has not settled: every OUTCOME_POLL_MS at
-   * first, then a tenth of the time since it last moved, at most every five minutes. A hash that
-   * is never mined (dropped, or of another chain) then costs a few hundred looks in a day of
-   * INTENT_TTL_S, not one per poll.
-   */
-  private nextLook(intent: TransactionIntent, now: number): number {
-    const quiet = now - intent.updatedAt;
-    return now + Math.min(Math.max(this.config.pollMs, quiet / 10), MAX_LOOK_INTERVAL_MS);
-  }
-
-  /** The watcher's look at one due intent. */
-  async checkById(id: string): Promise<void> {
+  /** The expiry watcher's look at one due intent. */
+  async expireIfDue(id: string): Promise<void> {
     const stored = await this.store.get(id);
-    if (!stored) return this.store.forget(id);
-    await this.check(stored);
+    if (!stored || !isOpen(stored.intent)) return this.store.forget(id);
+    const { intent } = stored;
+    const now = Date.now();
+    // Mined and waiting for its depth: the follower settles it, the clock does not.
+    if (intent.blockNumber !== undefined) {
+      await this.store.replace(stored, intent, now + MINED_RECHECK_MS);
+    } else if (now < this.deadline(intent)) {
+      await this.store.replace(stored, intent, this.deadline(intent));
+    } else {
+      await this.move(stored, { status: 'expired' });
+    }
   }
 
-  private async move(
-    stored: StoredIntent,
-    change: Pick<TransactionIntent, 'status' | 'blockNumber'>,
-  ): Promise<TransactionIntent> {
+  /**
+   * Moves an intent (a compare-and-set); false when another write won. An open intent stays on
+   * the expiry schedule, a settled one leaves it and its hooks run.
+   */
+  async move(stored: StoredIntent, change: Partial<TransactionIntent>): Promise<boolean> {
     const next: TransactionIntent = { ...stored.intent, ...change, updatedAt: Date.now() };
     const settled = isSettled(next.status);
-    const dueAt = settled ? null : Date.now() + this.config.pollMs;
-    if (!(await this.store.replace(stored, next, dueAt))) {
-      // Another replica (or request) moved it first: its state is the answer.
-      return (await this.store.get(next.id))?.intent ?? next;
+    if (!(await this.store.replace(stored, next, settled ? null : this.deadline(next)))) {
+      return false;
     }
     this.transitioned(stored.intent, next);
-    if (isSettled(next.status)) {
-      const outcome = { status: next.status, intent: next, occurredAt: next.updatedAt };
+    if (settled) {
+      const outcome = {
+        status: next.status as SettledStatus,
+        intent: next,
+        occurredAt: next.updatedAt,
+      };
       this.hooks.dispatch(outcome).catch((error: unknown) => {
         this.logger.error(
           `Intent ${next.id}: its ${next.status} hooks could not be claimed (${logText(String(error))})`,
         );
       });
     }
-    return next;
+    return true;
   }
 
   private transitioned(from: TransactionIntent, to: TransactionIntent): void {
@@ -191,4 +165,33 @@ export class IntentsService {
   private deadline(intent: TransactionIntent): number {
     return intent.createdAt + this.config.ttlMs;
   }
+}
+
+/** How often the watcher looks again at a mined intent still short of its confirmations. */
+const MINED_RECHECK_MS = 60_000;
+
+function refuseSettled(intent: TransactionIntent): void {
+  if (!isSettled(intent.status)) return;
+  throw new ActionException(
+    HttpStatus.CONFLICT,
+    'The intent has settled with another transaction',
+    {
+      message: `This transaction intent is already ${intent.status} with another hash`,
+      data: { code: 'INTENT_SETTLED' },
+      code: 'INTENT_SETTLED',
+    },
+  );
+}
+
+function mismatch(): ActionException {
+  return new ActionException(
+    HttpStatus.UNPROCESSABLE_ENTITY,
+    'The transaction is not the answered one',
+    {
+      message:
+        'This hash names a transaction of another sender, or another call at another nonce, than the answered one: the intent stays open',
+      data: { code: 'HASH_MISMATCH' },
+      code: 'HASH_MISMATCH',
+    },
+  );
 }

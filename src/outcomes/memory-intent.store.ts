@@ -1,37 +1,47 @@
 import { LRUCache } from 'lru-cache';
+import type { TransactionIntent } from './outcome.types';
 import {
+  type Created,
   type DueIntent,
   type IntentStore,
+  isOpen,
+  type OpenLimits,
   readIntent,
   serializeIntent,
   type StoredIntent,
+  userKey,
 } from './intent-store';
-import type { TransactionIntent } from './outcome.types';
 
 /**
  * One replica's intents, without Redis: at most `max` of them (the least recently used go first,
- * taking their schedule with them), each kept `ttlMs` after its last change.
+ * taking their indexes with them), each kept `ttlMs` after its last change.
  */
 export class MemoryIntentStore implements IntentStore {
   private readonly intents: LRUCache<string, string>;
   private readonly due = new Map<string, number>();
+  /** Open intent ids by chain and user, oldest first (a Set keeps insertion order). */
+  private readonly open = new Map<string, Set<string>>();
+  /** Seen intents by chain: id → block. */
+  private readonly seen = new Map<number, Map<string, bigint>>();
   private readonly claims: LRUCache<string, true>;
 
   constructor(max: number, ttlMs: number) {
     this.intents = new LRUCache({
       max,
       ttl: ttlMs,
-      dispose: (_value, id, reason) => {
-        if (reason !== 'set') this.due.delete(id);
+      dispose: (version, id, reason) => {
+        if (reason !== 'set') this.unindex(readIntent(version).intent, id);
       },
     });
     this.claims = new LRUCache({ max: max * 4, ttl: ttlMs });
   }
 
-  create(intent: TransactionIntent, dueAt: number): Promise<void> {
+  create(intent: TransactionIntent, dueAt: number, limits: OpenLimits): Promise<Created> {
+    if (this.due.size >= limits.total) return Promise.resolve({ created: false });
     this.intents.set(intent.id, serializeIntent(intent));
-    this.due.set(intent.id, dueAt);
-    return Promise.resolve();
+    this.index(intent, dueAt);
+    const mine = [...(this.open.get(userKey(intent.chainId, intent.user)) ?? [])];
+    return Promise.resolve({ created: true, overflow: mine.slice(0, -limits.perUser) });
   }
 
   get(id: string): Promise<StoredIntent | undefined> {
@@ -42,8 +52,7 @@ export class MemoryIntentStore implements IntentStore {
   replace(current: StoredIntent, next: TransactionIntent, dueAt: number | null): Promise<boolean> {
     if (this.intents.get(next.id) !== current.version) return Promise.resolve(false);
     this.intents.set(next.id, serializeIntent(next));
-    if (dueAt === null) this.due.delete(next.id);
-    else this.due.set(next.id, dueAt);
+    this.index(next, dueAt);
     return Promise.resolve(true);
   }
 
@@ -67,5 +76,56 @@ export class MemoryIntentStore implements IntentStore {
     if (this.claims.has(key)) return Promise.resolve(false);
     this.claims.set(key, true);
     return Promise.resolve(true);
+  }
+
+  openOf(chainId: number, users: readonly string[]): Promise<StoredIntent[]> {
+    const ids = users.flatMap((user) => [...(this.open.get(userKey(chainId, user)) ?? [])]);
+    return this.read(ids);
+  }
+
+  seenFrom(chainId: number, from: bigint): Promise<StoredIntent[]> {
+    const seen = [...(this.seen.get(chainId) ?? [])].filter(([, block]) => block >= from);
+    return this.read(seen.map(([id]) => id));
+  }
+
+  trimSeen(chainId: number, below: bigint): Promise<void> {
+    const seen = this.seen.get(chainId);
+    for (const [id, block] of seen ?? []) {
+      const version = this.intents.peek(id);
+      if (block < below && (!version || !isOpen(readIntent(version).intent))) seen!.delete(id);
+    }
+    return Promise.resolve();
+  }
+
+  private read(ids: string[]): Promise<StoredIntent[]> {
+    const versions = ids.map((id) => this.intents.peek(id)).filter((v) => v !== undefined);
+    return Promise.resolve(versions.map(readIntent));
+  }
+
+  /** Puts an intent in the indexes its state calls for, and out of the others. */
+  private index(intent: TransactionIntent, dueAt: number | null): void {
+    if (dueAt === null) this.due.delete(intent.id);
+    else this.due.set(intent.id, dueAt);
+    if (!isOpen(intent)) this.unindexOpen(intent);
+    else {
+      const key = userKey(intent.chainId, intent.user);
+      // A Set keeps the order of first insertion: a user's oldest open intent stays first.
+      this.open.set(key, (this.open.get(key) ?? new Set<string>()).add(intent.id));
+    }
+    const seen = this.seen.get(intent.chainId) ?? new Map<string, bigint>();
+    if (intent.blockNumber === undefined) seen.delete(intent.id);
+    else this.seen.set(intent.chainId, seen.set(intent.id, BigInt(intent.blockNumber)));
+  }
+
+  private unindexOpen(intent: TransactionIntent): void {
+    const key = userKey(intent.chainId, intent.user);
+    const mine = this.open.get(key);
+    if (mine?.delete(intent.id) && mine.size === 0) this.open.delete(key);
+  }
+
+  private unindex(intent: TransactionIntent, id: string): void {
+    this.due.delete(id);
+    this.unindexOpen(intent);
+    this.seen.get(intent.chainId)?.delete(id);
   }
 }

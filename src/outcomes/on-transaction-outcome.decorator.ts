@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { ActionDeclaration } from '../contract/action.types';
-import type { SettledStatus, TransactionOutcome } from './outcome.types';
+import { SETTLED_STATUSES, type SettledStatus, type TransactionOutcome } from './outcome.types';
 
 export const OUTCOME_HOOK_KEY = 'outcomes:hook';
 
@@ -31,7 +31,7 @@ export function OnTransactionOutcome(
 ) => void {
   const spec: OutcomeHookSpec = {
     action,
-    statuses: statuses.length > 0 ? statuses : ['confirmed', 'reverted', 'mismatch', 'expired'],
+    statuses: statuses.length > 0 ? statuses : SETTLED_STATUSES,
   };
   return (target, key, method) => {
     SetMetadata(OUTCOME_HOOK_KEY, spec)(target, key, method);

@@ -12,6 +12,7 @@ import type { IntentStatus } from './outcome.types';
 export class OutcomeMetrics {
   private readonly transitions: Counter<'action' | 'status'>;
   private readonly lag: Histogram;
+  private readonly lost: Counter<'reason'>;
 
   constructor(metrics: ActionMetrics) {
     this.transitions = new Counter({
@@ -22,10 +23,21 @@ export class OutcomeMetrics {
     });
     this.lag = new Histogram({
       name: 'dynamic_action_outcome_watcher_lag_seconds',
-      help: 'How long after it fell due the watcher looked at an intent',
+      help: 'How long after it fell due the expiry watcher looked at an intent',
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
       registers: [metrics.registry],
     });
+    this.lost = new Counter({
+      name: 'dynamic_action_intents_unrecorded_total',
+      help: 'Transaction answers sent without an intent: the store failed or was out, or INTENT_MAX_OPEN were open',
+      labelNames: ['reason'],
+      registers: [metrics.registry],
+    });
+  }
+
+  /** A transaction answer whose intent was not recorded: `store` (failed or out) or `full`. */
+  unrecorded(reason: 'store' | 'full'): void {
+    this.lost.labels(reason).inc();
   }
 
   entered(action: string, status: IntentStatus): void {

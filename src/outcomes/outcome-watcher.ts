@@ -11,12 +11,13 @@ import { INTENT_STORE, type IntentStore } from './intent-store';
 import { IntentsService } from './intents.service';
 import { OutcomeMetrics } from './outcome-metrics';
 import { OUTCOMES_CONFIG, type OutcomesConfig } from './outcomes.config';
+import { FOLLOWER_CONFIG, type FollowerConfig } from '../follower/follower.config';
 
 /**
- * Settles what reports leave open: every OUTCOME_POLL_MS it takes the intents that fell due
- * (submitted ones to look up on the chain, unreported ones at their expiry) and checks at most
- * OUTCOME_POLL_CONCURRENCY of them at a time. Each taken intent is leased in the store, so the
- * watchers of several replicas share one schedule without repeating each other's work.
+ * Expires what the chain never settled: every OUTCOME_POLL_MS it takes the open intents whose
+ * INTENT_TTL_S ran out, at most OUTCOME_POLL_CONCURRENCY at a time, and moves each to `expired`.
+ * It makes no chain call (the follower sees the chain). Each taken intent is leased in the store,
+ * so the watchers of several replicas share one schedule without repeating each other's work.
  */
 @Injectable()
 export class OutcomeWatcher implements OnModuleInit, OnApplicationShutdown {
@@ -28,6 +29,7 @@ export class OutcomeWatcher implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(INTENT_STORE) private readonly store: IntentStore,
     @Inject(OUTCOMES_CONFIG) private readonly config: OutcomesConfig,
+    @Inject(FOLLOWER_CONFIG) private readonly following: FollowerConfig,
     private readonly intents: IntentsService,
     private readonly metrics: OutcomeMetrics,
   ) {}
@@ -44,7 +46,8 @@ export class OutcomeWatcher implements OnModuleInit, OnApplicationShutdown {
 
   /** One pass: what is due now, in bounded batches. Exposed for tests that drive it. */
   async tick(): Promise<void> {
-    const { concurrency, pollMs } = this.config;
+    const { concurrency } = this.config;
+    const { pollMs } = this.following;
     for (;;) {
       if (this.stopped) return;
       const now = Date.now();
@@ -54,7 +57,7 @@ export class OutcomeWatcher implements OnModuleInit, OnApplicationShutdown {
       await Promise.all(
         due.map(async ({ id, dueAt }) => {
           this.metrics.lagged((now - dueAt) / 1000);
-          await this.intents.checkById(id).catch((error: unknown) => {
+          await this.intents.expireIfDue(id).catch((error: unknown) => {
             limitLog(this.logger).warn(
               'check',
               `Intent ${id} could not be checked: ${logText(String(error))}`,
@@ -80,7 +83,7 @@ export class OutcomeWatcher implements OnModuleInit, OnApplicationShutdown {
           this.running = undefined;
           this.schedule();
         });
-    }, this.config.pollMs);
+    }, this.following.pollMs);
     this.timer.unref();
   }
 }

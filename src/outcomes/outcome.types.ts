@@ -5,17 +5,26 @@
  */
 
 /** Where an intent is: answered → submitted → one of the settled statuses. */
-export type IntentStatus = 'answered' | 'submitted' | SettledStatus;
+export type IntentStatus = OpenStatus | SettledStatus;
+
+/** Not settled yet: nothing seen (`answered`), or its transaction seen and not deep enough. */
+export type OpenStatus = 'answered' | 'submitted';
 
 /** The final statuses: team hooks and webhooks are told of each exactly once per intent. */
-export type SettledStatus = 'confirmed' | 'reverted' | 'mismatch' | 'expired';
+export type SettledStatus = 'confirmed' | 'reverted' | 'replaced' | 'expired';
 
 export const SETTLED_STATUSES: readonly SettledStatus[] = [
   'confirmed',
   'reverted',
-  'mismatch',
+  'replaced',
   'expired',
 ];
+
+/**
+ * How a transaction seen for an intent relates to it: the answered call itself (whatever its
+ * nonce, gas and fees), or another transaction of the user's at the answer's nonce (a cancel).
+ */
+export type Sighting = 'call' | 'replacement';
 
 /** One transaction answer, recorded when it is given. Amounts and blocks are decimal strings. */
 export interface TransactionIntent {
@@ -31,10 +40,14 @@ export interface TransactionIntent {
   /** Wei, as a decimal string. */
   value: string;
   status: IntentStatus;
-  /** The wallet's transaction hash, once reported. */
+  /** The user's pending nonce when it was answered (read in the simulation's batch). */
+  nonce?: number;
+  /** The transaction seen for it: mined (with its block), or reported and still pending. */
   hash?: `0x${string}`;
-  /** The block that mined it, as a decimal string. */
+  seenAs?: Sighting;
+  /** The block that mined it, as a decimal string, and that block's hash (to see a reorg). */
   blockNumber?: string;
+  blockHash?: `0x${string}`;
   /** Epoch milliseconds. */
   createdAt: number;
   updatedAt: number;
@@ -51,7 +64,7 @@ export interface TransactionOutcome {
 }
 
 /**
- * Told of every settled outcome after the watcher claimed its transition (so once per intent
+ * Told of every settled outcome after the follower claimed its transition (so once per intent
  * and status across replicas). Webhooks are one; the outcomes module calls the one bound to
  * OUTCOME_SINK, when a module provides it.
  */

@@ -5,8 +5,9 @@ describe('loadOutcomesConfig', () => {
     expect(loadOutcomesConfig({})).toEqual({
       ttlMs: 86_400_000,
       confirmations: 1,
-      pollMs: 3_000,
       concurrency: 4,
+      maxOpenPerUser: 50,
+      maxOpen: 100_000,
       memoryMax: 10_000,
       hookAttempts: 5,
       hookBackoffMs: 1_000,
@@ -18,8 +19,9 @@ describe('loadOutcomesConfig', () => {
       loadOutcomesConfig({
         INTENT_TTL_S: '60',
         TX_CONFIRMATIONS: '3',
-        OUTCOME_POLL_MS: '500',
         OUTCOME_POLL_CONCURRENCY: '8',
+        INTENT_MAX_OPEN_PER_USER: '5',
+        INTENT_MAX_OPEN: '500',
         INTENT_MEMORY_MAX: '100',
         OUTCOME_HOOK_ATTEMPTS: '2',
         OUTCOME_HOOK_BACKOFF_MS: '10',
@@ -27,8 +29,9 @@ describe('loadOutcomesConfig', () => {
     ).toEqual({
       ttlMs: 60_000,
       confirmations: 3,
-      pollMs: 500,
       concurrency: 8,
+      maxOpenPerUser: 5,
+      maxOpen: 500,
       memoryMax: 100,
       hookAttempts: 2,
       hookBackoffMs: 10,
@@ -38,7 +41,8 @@ describe('loadOutcomesConfig', () => {
   it.each([
     ['INTENT_TTL_S', '0'],
     ['TX_CONFIRMATIONS', '0'],
-    ['OUTCOME_POLL_MS', '10'],
+    ['INTENT_MAX_OPEN_PER_USER', '0'],
+    ['INTENT_MAX_OPEN', '-1'],
     ['OUTCOME_POLL_CONCURRENCY', '1000'],
     ['INTENT_MEMORY_MAX', 'lots'],
     ['OUTCOME_HOOK_ATTEMPTS', '2.5'],

@@ -22,21 +22,29 @@ class OutcomesEnv {
   @Max(1_000)
   TX_CONFIRMATIONS = 1;
 
-  /** Milliseconds between the watcher's looks at submitted transactions (and expiries). */
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(50)
-  @Max(600_000)
-  OUTCOME_POLL_MS = 3_000;
-
-  /** Intents the watcher checks on the chain at once, per replica. */
+  /** Intents the expiry watcher expires at once, per replica. */
   @IsOptional()
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(100)
   OUTCOME_POLL_CONCURRENCY = 4;
+
+  /** Open intents one user may have on a chain; a new one past it expires the user's oldest. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  INTENT_MAX_OPEN_PER_USER = 50;
+
+  /** Open intents in all; past it a transaction answer goes out without an intent (counted and logged). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  INTENT_MAX_OPEN = 100_000;
 
   /** Intents kept in process memory (no REDIS_URL); the least recently used go first. */
   @IsOptional()
@@ -67,8 +75,9 @@ export interface OutcomesConfig {
   /** Milliseconds. */
   ttlMs: number;
   confirmations: number;
-  pollMs: number;
   concurrency: number;
+  maxOpenPerUser: number;
+  maxOpen: number;
   memoryMax: number;
   hookAttempts: number;
   hookBackoffMs: number;
@@ -79,8 +88,9 @@ export function loadOutcomesConfig(env: Env): OutcomesConfig {
   return {
     ttlMs: vars.INTENT_TTL_S * 1000,
     confirmations: vars.TX_CONFIRMATIONS,
-    pollMs: vars.OUTCOME_POLL_MS,
     concurrency: vars.OUTCOME_POLL_CONCURRENCY,
+    maxOpenPerUser: vars.INTENT_MAX_OPEN_PER_USER,
+    maxOpen: vars.INTENT_MAX_OPEN,
     memoryMax: vars.INTENT_MEMORY_MAX,
     hookAttempts: vars.OUTCOME_HOOK_ATTEMPTS,
     hookBackoffMs: vars.OUTCOME_HOOK_BACKOFF_MS,

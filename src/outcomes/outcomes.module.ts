@@ -1,12 +1,14 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import type Redis from 'ioredis';
-import { TransactionAnswerListener } from '../kit/transaction-answer.listener';
+import type { Redis } from 'ioredis';
 import { ENV } from '../config/env';
-import { REDIS } from '../telemetry/redis/redis.provider';
-import { INTENT_STORE, type IntentStore } from './intent-store';
+import { TransactionAnswerListener } from '../kit/transaction-answer.listener';
+import { FollowerModule } from '../follower/follower.module';
+import { REDIS, RedisStatus } from '../telemetry/redis/redis.provider';
+import { BlockMatcher } from './block-matcher';
+import { HashLookup } from './hash-lookup';
 import { IntentRecorder } from './intent-recorder';
-import { IntentVerifier } from './intent-verifier';
+import { INTENT_STORE, type IntentStore } from './intent-store';
 import { IntentsService } from './intents.service';
 import { MemoryIntentStore } from './memory-intent.store';
 import { OutcomeHooks } from './outcome-hooks';
@@ -14,31 +16,37 @@ import { OutcomeMetrics } from './outcome-metrics';
 import { OutcomeWatcher } from './outcome-watcher';
 import { loadOutcomesConfig, OUTCOMES_CONFIG, type OutcomesConfig } from './outcomes.config';
 import { RedisIntentStore } from './redis-intent.store';
+import { ResilientIntentStore } from './resilient-intent.store';
 import { TransactionsController } from './transactions.controller';
 
 /**
  * Transaction outcomes (docs/transaction-outcomes.md): every transaction answer recorded as an
- * intent, the report and read routes, the watcher that settles intents, and the teams' hooks.
- * Registered by CoreModule after the kit; global so an action module's hook provider and a
- * webhooks module's OutcomeSink need no import.
+ * intent, settled by what the chain follower sees (no report needed), the report and read
+ * routes, the expiry watcher, and the teams' hooks. Registered by CoreModule after the kit;
+ * global so an action module's hook provider and a webhooks module's OutcomeSink need no import.
  */
 @Global()
 @Module({
-  imports: [DiscoveryModule],
+  imports: [DiscoveryModule, FollowerModule],
   controllers: [TransactionsController],
   providers: [
     { provide: OUTCOMES_CONFIG, useFactory: loadOutcomesConfig, inject: [ENV] },
     {
       provide: INTENT_STORE,
-      inject: [OUTCOMES_CONFIG, REDIS],
+      inject: [OUTCOMES_CONFIG, REDIS, RedisStatus],
       // A settled (or expired) intent stays readable as long again as it could wait.
-      useFactory: (config: OutcomesConfig, redis: Redis | null): IntentStore =>
+      useFactory: (
+        config: OutcomesConfig,
+        redis: Redis | null,
+        status: RedisStatus,
+      ): IntentStore =>
         redis
-          ? new RedisIntentStore(redis, config.ttlMs * 2)
+          ? new ResilientIntentStore(new RedisIntentStore(redis, config.ttlMs * 2), status)
           : new MemoryIntentStore(config.memoryMax, config.ttlMs * 2),
     },
-    IntentVerifier,
+    HashLookup,
     IntentsService,
+    BlockMatcher,
     OutcomeHooks,
     OutcomeMetrics,
     OutcomeWatcher,

@@ -1,46 +1,70 @@
-import type Redis from 'ioredis';
+import type { Redis } from 'ioredis';
+import type { TransactionIntent } from './outcome.types';
 import {
+  type Created,
   type DueIntent,
   type IntentStore,
+  isOpen,
+  type OpenLimits,
   readIntent,
   serializeIntent,
   type StoredIntent,
+  userKey,
 } from './intent-store';
-import type { TransactionIntent } from './outcome.types';
+import { CLAIM_DUE, CREATE, OPEN_OF, REPLACE, SEEN_FROM, TRIM_SEEN } from './redis-intent.scripts';
 
-/** Compare-and-set of one intent, with its place in the schedule, in one step. */
-const REPLACE = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-if ARGV[4] == '' then redis.call('ZREM', KEYS[2], ARGV[5])
-else redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5]) end
-return 1`;
-
-/** Takes the due ids and leases them, so replicas polling at once share the work, never repeat it. */
-const CLAIM_DUE = `
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, ARGV[3])
-for i = 1, #due, 2 do redis.call('ZADD', KEYS[1], ARGV[2], due[i]) end
-return due`;
+type Args = (string | number)[];
+/** The scripts as ioredis's defineCommand adds them: EVALSHA, the source again on NOSCRIPT. */
+interface Scripted {
+  intentCreate(...args: Args): Promise<string[] | null>;
+  intentReplace(...args: Args): Promise<number>;
+  intentClaimDue(...args: Args): Promise<string[]>;
+  intentOpenOf(keys: number, ...args: Args): Promise<string[]>;
+  intentSeenFrom(...args: Args): Promise<string[]>;
+  intentTrimSeen(...args: Args): Promise<number>;
+}
 
 /**
  * Intents shared by every replica, on the service's Redis client (its key prefix applies):
- * `intent:<id>` holds the JSON, `intents:due` the watcher's schedule (a sorted set by due time),
- * `intent-claim:<id>:<status>` the hooks' once-only marks. Every key expires.
+ * `intent:<id>` holds the JSON; `intents:due` is the expiry schedule of open intents (its size is
+ * the number open); `intents:open:<chain>:<user>` a user's open intents by age;
+ * `intents:seen:<chain>` the intents seen in a block, by block; `intent-claim:<id>:<status>` the
+ * hooks' once-only marks. Every key but the two per-chain and the schedule expires; those are
+ * trimmed by the follower and the expiry watcher.
  */
 export class RedisIntentStore implements IntentStore {
   private static readonly DUE = 'intents:due';
+  private readonly scripted: Scripted;
+  private readonly prefix: string;
 
   constructor(
     private readonly redis: Redis,
     private readonly retentionMs: number,
-  ) {}
+  ) {
+    redis.defineCommand('intentCreate', { numberOfKeys: 3, lua: CREATE });
+    redis.defineCommand('intentReplace', { numberOfKeys: 4, lua: REPLACE });
+    redis.defineCommand('intentClaimDue', { numberOfKeys: 1, lua: CLAIM_DUE });
+    redis.defineCommand('intentOpenOf', { lua: OPEN_OF });
+    redis.defineCommand('intentSeenFrom', { numberOfKeys: 1, lua: SEEN_FROM });
+    redis.defineCommand('intentTrimSeen', { numberOfKeys: 1, lua: TRIM_SEEN });
+    this.scripted = redis as unknown as Scripted;
+    this.prefix = redis.options.keyPrefix ?? '';
+  }
 
-  async create(intent: TransactionIntent, dueAt: number): Promise<void> {
-    await this.redis
-      .multi()
-      .set(key(intent.id), serializeIntent(intent), 'PX', this.retentionMs)
-      .zadd(RedisIntentStore.DUE, dueAt, intent.id)
-      .exec();
+  async create(intent: TransactionIntent, dueAt: number, limits: OpenLimits): Promise<Created> {
+    const overflow = await this.scripted.intentCreate(
+      key(intent.id),
+      RedisIntentStore.DUE,
+      openKey(intent.chainId, intent.user),
+      serializeIntent(intent),
+      this.retentionMs,
+      dueAt,
+      intent.id,
+      intent.createdAt,
+      limits.perUser,
+      limits.total,
+    );
+    return overflow === null ? { created: false } : { created: true, overflow };
   }
 
   async get(id: string): Promise<StoredIntent | undefined> {
@@ -53,29 +77,24 @@ export class RedisIntentStore implements IntentStore {
     next: TransactionIntent,
     dueAt: number | null,
   ): Promise<boolean> {
-    const done = await this.redis.eval(
-      REPLACE,
-      2,
+    const done = await this.scripted.intentReplace(
       key(next.id),
       RedisIntentStore.DUE,
+      openKey(next.chainId, next.user),
+      seenKey(next.chainId),
       current.version,
       serializeIntent(next),
       this.retentionMs,
-      dueAt === null ? '' : dueAt,
+      dueAt ?? '',
       next.id,
+      isOpen(next) ? next.createdAt : '',
+      next.blockNumber ?? '',
     );
     return done === 1;
   }
 
   async claimDue(now: number, leaseUntil: number, limit: number): Promise<DueIntent[]> {
-    const flat = (await this.redis.eval(
-      CLAIM_DUE,
-      1,
-      RedisIntentStore.DUE,
-      now,
-      leaseUntil,
-      limit,
-    )) as string[];
+    const flat = await this.scripted.intentClaimDue(RedisIntentStore.DUE, now, leaseUntil, limit);
     const due: DueIntent[] = [];
     for (let i = 0; i < flat.length; i += 2) due.push({ id: flat[i], dueAt: Number(flat[i + 1]) });
     return due;
@@ -89,6 +108,28 @@ export class RedisIntentStore implements IntentStore {
   async forget(id: string): Promise<void> {
     await this.redis.zrem(RedisIntentStore.DUE, id);
   }
+
+  async openOf(chainId: number, users: readonly string[]): Promise<StoredIntent[]> {
+    if (users.length === 0) return [];
+    const keys = users.map((user) => openKey(chainId, user));
+    const versions = await this.scripted.intentOpenOf(keys.length, ...keys, this.prefix);
+    return versions.map(readIntent);
+  }
+
+  async seenFrom(chainId: number, from: bigint): Promise<StoredIntent[]> {
+    const versions = await this.scripted.intentSeenFrom(
+      seenKey(chainId),
+      this.prefix,
+      from.toString(),
+    );
+    return versions.map(readIntent);
+  }
+
+  async trimSeen(chainId: number, below: bigint): Promise<void> {
+    await this.scripted.intentTrimSeen(seenKey(chainId), this.prefix, below.toString());
+  }
 }
 
 const key = (id: string): string => `intent:${id}`;
+const openKey = (chainId: number, user: string): string => `intents:open:${userKey(chainId, user)}`;
+const seenKey = (chainId: number): string => `intents:seen:${chainId}`;

@@ -49,7 +49,8 @@ class EnvelopeInterceptor implements NestInterceptor {
 }
 
 /**
- * The wallet's hash reported for an intent, and the intent read back. Origin checks and rate
+ * The wallet's hash reported for an intent (a hint: the chain follower settles intents without
+ * one), and the intent read back. Origin checks and rate
  * limits apply as to the actions (GuardedRoute); errors are the data-mode envelope the kit's
  * filter renders for any route that is no transaction action.
  */
@@ -64,8 +65,11 @@ export class TransactionsController {
   async report(@Param('intent') id: string, @Req() req: FastifyRequest): Promise<ActionResult> {
     checkId(id);
     const hash = hashOf(req);
-    const intent = await this.intents.report(id, hash);
-    return { data: view(intent), message: `The transaction is ${intent.status}` };
+    const { intent, known } = await this.intents.report(id, hash);
+    const message = known
+      ? `The transaction is ${intent.status}`
+      : `The chain does not know this transaction yet; the intent is ${intent.status} and the service watches the chain for it`;
+    return { data: view(intent), message };
   }
 
   @Get(':intent')

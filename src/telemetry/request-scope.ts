@@ -15,6 +15,17 @@ export interface RequestScope {
   errorCode?: string;
   /** The transaction intent a transaction answer recorded (src/outcomes), for the access line. */
   intent?: string;
+  /**
+   * The signer's pending nonce, read in the transaction's simulation batch: the intent records
+   * it, so a transaction mined at that nonce that is not the answered one reads as a replacement.
+   */
+  signerNonce?: SignerNonce;
+}
+
+export interface SignerNonce {
+  chainId: number;
+  address: string;
+  nonce: number;
 }
 
 /**
@@ -62,6 +73,12 @@ export const currentRequestId = (): string | undefined => {
   const store = storage.getStore();
   return store instanceof ScopeStore ? store.scope.id : undefined;
 };
+
+/** Notes the nonce a simulation read for the request being served (none outside a request). */
+export function noteSignerNonce(nonce: SignerNonce): void {
+  const store = storage.getStore();
+  if (store instanceof ScopeStore) store.scope.signerNonce = nonce;
+}
 
 /**
  * Runs the rest of the request's hooks, and its handler, within its scope, logging through

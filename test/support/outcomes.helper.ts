@@ -21,7 +21,7 @@ export const outcomeEvents = new EventEmitter();
 /** A team's hook, as an action module would declare it: send-token's four settled statuses. */
 @Injectable()
 export class OutcomeRecorder {
-  @OnTransactionOutcome(sendTokenAction, 'confirmed', 'reverted', 'mismatch', 'expired')
+  @OnTransactionOutcome(sendTokenAction, 'confirmed', 'reverted', 'replaced', 'expired')
   record(outcome: TransactionOutcome): void {
     heardOutcomes.push(outcome);
     outcomeEvents.emit(`${outcome.intent.id}:${outcome.status}`, outcome);

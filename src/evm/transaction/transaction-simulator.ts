@@ -1,3 +1,4 @@
+import { noteSignerNonce } from '../../telemetry/request-scope';
 import { HttpStatus } from '@nestjs/common';
 import { type Abi, type Address, encodeFunctionData, parseAbi, type PublicClient } from 'viem';
 import type { ChainInfo } from '../chains/chains.config';
@@ -64,7 +65,7 @@ export class TransactionSimulator {
     const value = tx.value ?? 0n;
     const approval = spend?.spender ? approvalAmount(spend) : 0n;
     // Started in one tick: viem sends them as one batch.
-    const [call, balance, gasPrice, gas, tokenBalance, allowance, approveRun] =
+    const [call, balance, gasPrice, gas, tokenBalance, allowance, approveRun, nonce] =
       await Promise.allSettled([
         client.call(request),
         client.getBalance({ address: from }),
@@ -73,7 +74,12 @@ export class TransactionSimulator {
         spend ? readErc20(client, spend, from) : Promise.resolve(0n),
         spend?.spender ? readErc20(client, spend, from, spend.spender) : Promise.resolve(0n),
         spend?.spender ? approveCall(client, from, spend, approval) : Promise.resolve(undefined),
+        // For the intent (src/outcomes): a later transaction at this nonce replaces the answer.
+        client.getTransactionCount({ address: from, blockTag: 'pending' }),
       ]);
+    if (nonce.status === 'fulfilled') {
+      noteSignerNonce({ chainId: chain.chainId, address: from, nonce: nonce.value });
+    }
     const native = this.known(chain, balance);
     const price = this.known(chain, gasPrice);
     if (value > native) {

@@ -9,7 +9,7 @@ export type DeliveryResult = 'delivered' | 'retried' | 'failed';
 const TYPES: readonly WebhookEventType[] = [
   'transaction.confirmed',
   'transaction.reverted',
-  'transaction.mismatch',
+  'transaction.replaced',
   'transaction.expired',
 ];
 

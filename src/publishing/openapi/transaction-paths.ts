@@ -8,6 +8,7 @@ const ERRORS = {
   403: 'The Origin is not on ALLOWED_ORIGINS',
   404: 'No intent has this id (or it expired from the store): code INTENT_NOT_FOUND',
   429: 'A rate limit is reached (see Retry-After)',
+  503: 'Where intents are kept (Redis) is out, or the chain node is: code SERVICE_UNAVAILABLE, RPC_ERROR',
 } as const;
 
 /** What both routes answer in `data` (docs/transaction-outcomes.md). */
@@ -42,7 +43,7 @@ function operation(
   operationId: string,
   summary: string,
   description: string,
-  statuses: (keyof typeof ERRORS | 409)[],
+  statuses: (keyof typeof ERRORS | 409 | 422)[],
   extra: Partial<OperationObject> = {},
 ): OperationObject {
   const responses: OperationObject['responses'] = {
@@ -56,7 +57,9 @@ function operation(
       description:
         status === 409
           ? 'The intent settled with another hash: code INTENT_SETTLED'
-          : ERRORS[status],
+          : status === 422
+            ? 'The hash names a transaction of another sender, or another call at another nonce: code HASH_MISMATCH (the intent stays open)'
+            : ERRORS[status],
       content: { 'application/json': { schema: asSchema(ref('DataError')) } },
     };
   }
@@ -78,8 +81,8 @@ export function transactionPaths(): PathsObject {
       post: operation(
         'transactions.report',
         "Report the wallet's transaction hash for a transaction answer",
-        'The service reads the transaction from the chain and checks it is the answer (sender, to, data, value). Reporting the same hash again is idempotent.',
-        [400, 403, 404, 409, 429],
+        "A hint: the chain follower settles intents without any report. The service looks the hash up once and, when it is the answered call (sender, to, data, value) or a replacement at the answer's nonce, marks the intent submitted; it never settles it. Reporting the same hash again is idempotent.",
+        [400, 403, 404, 409, 422, 429, 503],
         {
           requestBody: {
             required: false,
@@ -99,8 +102,8 @@ export function transactionPaths(): PathsObject {
       get: operation(
         'transactions.read',
         'What became of a transaction answer',
-        'answered → submitted → confirmed | reverted | mismatch | expired',
-        [400, 403, 404, 429],
+        'answered → submitted → confirmed | reverted | replaced | expired',
+        [400, 403, 404, 429, 503],
       ),
     },
   };

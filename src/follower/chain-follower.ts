@@ -1,0 +1,182 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { Block, PublicClient, Transaction } from 'viem';
+import { ChainRegistry, type ChainInfo } from '../evm';
+import { limitLog } from '../telemetry/logging/log-limiter';
+import { logText } from '../telemetry/logging/log-text';
+import type { BlockSubscriber, FollowedBlock } from './followed-block';
+import { FOLLOWER_CONFIG, type FollowerConfig } from './follower.config';
+import { FollowerMetrics } from './follower.metrics';
+import { FOLLOWER_STATE, type FollowerCursor, type FollowerState } from './follower-state';
+
+/** Blocks one pass reads at most: a pass far behind still ends soon, and the lease is renewed. */
+const BLOCKS_PER_PASS = 100n;
+
+type FullBlock = Block<bigint, true, 'latest'>;
+
+/**
+ * Follows every served chain block by block, so the service learns what its users sent without
+ * anyone reporting it. Its cost is per block, never per open intent: each pass asks the head
+ * once, then reads each new block with its transactions once, and hands it to the subscriber
+ * (src/outcomes), which matches it in memory or in one Redis lookup. One replica follows a chain
+ * at a time (a lease in the state); the cursor lets a restart resume where the last pass stopped.
+ */
+@Injectable()
+export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('ChainFollower');
+  private readonly owner = randomUUID();
+  private subscriber?: BlockSubscriber;
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+
+  constructor(
+    private readonly chains: ChainRegistry,
+    @Inject(FOLLOWER_CONFIG) private readonly config: FollowerConfig,
+    @Inject(FOLLOWER_STATE) private readonly state: FollowerState,
+    private readonly metrics: FollowerMetrics,
+  ) {}
+
+  /** The one consumer of the blocks (src/outcomes registers itself at init). */
+  subscribe(subscriber: BlockSubscriber): void {
+    this.subscriber = subscriber;
+  }
+
+  onApplicationBootstrap(): void {
+    this.schedule(0);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+    // Handing the lease back lets another replica follow at once instead of after its expiry.
+    await Promise.all(
+      this.chains
+        .all()
+        .map((c) => this.state.release(c.chainId, this.owner).catch(() => undefined)),
+    );
+  }
+
+  /** One pass over every served chain. Exposed for tests that drive the chain block by block. */
+  async pass(): Promise<void> {
+    if (!this.subscriber) return;
+    for (const chain of this.chains.all()) {
+      if (this.stopped) return;
+      await this.follow(chain, this.subscriber).catch((error: unknown) => {
+        limitLog(this.logger).warn(
+          `pass ${chain.chainId}`,
+          `Following chain ${chain.chainId} failed this pass: ${logText(safeText(error))}`,
+        );
+      });
+    }
+  }
+
+  private async follow(chain: ChainInfo, subscriber: BlockSubscriber): Promise<void> {
+    const { chainId } = chain;
+    const leaseMs = Math.max(10_000, this.config.pollMs * 5);
+    if (!(await this.state.lease(chainId, this.owner, leaseMs))) return;
+    const client = this.chains.client(chain);
+    const head = await client.getBlockNumber({ cacheTime: 0 });
+    let cursor = await this.state.cursor(chainId);
+    let next = cursor ? cursor.number + 1n : head;
+    const catchup = BigInt(this.config.catchupBlocks);
+    if (cursor && head - cursor.number > catchup) {
+      next = head - catchup + 1n;
+      this.metrics.skippedBlocks(chainId, next - cursor.number - 1n);
+      this.logger.warn(
+        `Chain ${chainId}: ${next - cursor.number - 1n} blocks after ${cursor.number} were skipped (more than OUTCOME_CATCHUP_BLOCKS behind); their transactions are seen only if reported`,
+      );
+      cursor = undefined;
+    }
+    const last = next + BLOCKS_PER_PASS - 1n < head ? next + BLOCKS_PER_PASS - 1n : head;
+    while (next <= last && !this.stopped) {
+      const block = await client.getBlock({ blockNumber: next, includeTransactions: true });
+      if (cursor && block.parentHash !== cursor.hash) {
+        cursor = await this.rewind(chain, client, cursor, subscriber);
+        next = cursor.number + 1n;
+        continue;
+      }
+      await subscriber.block(followed(chainId, block));
+      cursor = { number: block.number, hash: block.hash };
+      await this.state.advance(chainId, cursor, this.config.reorgDepth);
+      this.metrics.followed(chainId);
+      next += 1n;
+    }
+    await subscriber.head(chainId, head);
+  }
+
+  /**
+   * The block below `cursor` that both chains share (the newest remembered hash the node still
+   * has), handed to the subscriber to undo what it saw above it. Deeper than OUTCOME_REORG_DEPTH,
+   * the oldest remembered block's parent is taken as shared: logged, since outcomes settled
+   * below it stay as they are.
+   */
+  private async rewind(
+    chain: ChainInfo,
+    client: PublicClient,
+    cursor: FollowerCursor,
+    subscriber: BlockSubscriber,
+  ): Promise<FollowerCursor> {
+    const { chainId } = chain;
+    this.metrics.reorged(chainId);
+    let number = cursor.number - 1n;
+    for (; number >= 0n; number -= 1n) {
+      const kept = await this.state.hashAt(chainId, number);
+      const canonical = await client.getBlock({ blockNumber: number });
+      if (!kept) {
+        this.logger.error(
+          `Chain ${chainId}: a reorg deeper than OUTCOME_REORG_DEPTH (${this.config.reorgDepth}) blocks below ${cursor.number}; outcomes settled before block ${number} are not revisited`,
+        );
+      }
+      if (!kept || kept === canonical.hash) {
+        const ancestor = { number, hash: canonical.hash };
+        this.logger.warn(`Chain ${chainId}: reorg; blocks after ${number} left the chain`);
+        await subscriber.rewound(chainId, number);
+        await this.state.rewind(chainId, ancestor);
+        return ancestor;
+      }
+    }
+    throw new Error(`Chain ${chainId}: no block is shared with the node's chain`);
+  }
+
+  private schedule(delayMs = this.config.pollMs): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.pass().finally(() => {
+        this.running = undefined;
+        this.schedule();
+      });
+    }, delayMs);
+    this.timer.unref();
+  }
+}
+
+function followed(chainId: number, block: FullBlock): FollowedBlock {
+  return {
+    chainId,
+    number: block.number,
+    hash: block.hash,
+    transactions: block.transactions.map((tx: Transaction) => ({
+      hash: tx.hash,
+      from: tx.from,
+      to: tx.to,
+      input: tx.input,
+      value: tx.value,
+      nonce: tx.nonce,
+    })),
+  };
+}
+
+/** viem's errors quote the node's URL (keys included): only the error's kind and short text. */
+function safeText(error: unknown): string {
+  const short = (error as { shortMessage?: unknown }).shortMessage;
+  const text = typeof short === 'string' ? short : String(error);
+  return text.replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>');
+}

@@ -1,0 +1,31 @@
+import type { Address, Hash, Hex } from 'viem';
+
+/** A transaction of a followed block: what matching it against open intents needs, no more. */
+export interface FollowedTransaction {
+  hash: Hash;
+  from: Address;
+  to: Address | null;
+  input: Hex;
+  value: bigint;
+  nonce: number;
+}
+
+/** A block on the canonical chain, as the follower hands it on. */
+export interface FollowedBlock {
+  chainId: number;
+  number: bigint;
+  hash: Hash;
+  transactions: FollowedTransaction[];
+}
+
+/**
+ * What the layer above (src/outcomes) does with the chain: each new canonical block in order,
+ * the head after each pass (for confirmation depth), and a rewind when blocks above `ancestor`
+ * left the chain. A method that throws stops the pass; the same blocks are handed on again at
+ * the next one, so each must be idempotent.
+ */
+export interface BlockSubscriber {
+  block(block: FollowedBlock): Promise<void>;
+  head(chainId: number, head: bigint): Promise<void>;
+  rewound(chainId: number, ancestor: bigint): Promise<void>;
+}

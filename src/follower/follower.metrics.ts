@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { Counter } from 'prom-client';
+import { ActionMetrics } from '../telemetry/metrics/action-metrics';
+
+/** The follower's Prometheus families; the chain label is a configured chain id: bounded. */
+@Injectable()
+export class FollowerMetrics {
+  private readonly blocks: Counter<'chain'>;
+  private readonly skipped: Counter<'chain'>;
+  private readonly reorgs: Counter<'chain'>;
+
+  constructor(metrics: ActionMetrics) {
+    const registers = [metrics.registry];
+    this.blocks = new Counter({
+      name: 'dynamic_action_follower_blocks_total',
+      help: 'Blocks the chain follower read and matched against open intents, by chain',
+      labelNames: ['chain'],
+      registers,
+    });
+    this.skipped = new Counter({
+      name: 'dynamic_action_follower_skipped_blocks_total',
+      help: 'Blocks the follower skipped, catching up past OUTCOME_CATCHUP_BLOCKS, by chain',
+      labelNames: ['chain'],
+      registers,
+    });
+    this.reorgs = new Counter({
+      name: 'dynamic_action_follower_reorgs_total',
+      help: 'Reorgs the follower undid (blocks it had handed on left the chain), by chain',
+      labelNames: ['chain'],
+      registers,
+    });
+  }
+
+  followed(chainId: number): void {
+    this.blocks.labels(String(chainId)).inc();
+  }
+
+  skippedBlocks(chainId: number, count: bigint): void {
+    this.skipped.labels(String(chainId)).inc(Number(count));
+  }
+
+  reorged(chainId: number): void {
+    this.reorgs.labels(String(chainId)).inc();
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The Lua scripts of RedisIntentStore: each write keeps an intent and its three indexes in step
+ * in one step. Keys passed as KEYS carry the client's prefix; intent keys a script reads by id
+ * are built from ARGV[1], the prefix itself.
+ */
+
+/** KEYS: intent, schedule, user's open set. Refused (nil) at the total bound of open intents. */
+export const CREATE = `
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[7]) then return false end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4])
+redis.call('PEXPIRE', KEYS[3], ARGV[2])
+local excess = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[6])
+if excess > 0 then return redis.call('ZRANGE', KEYS[3], 0, excess - 1) end
+return {}`;
+
+/** KEYS: intent, schedule, user's open set, chain's seen set. An empty ARGV leaves an index. */
+export const REPLACE = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+if ARGV[4] == '' then redis.call('ZREM', KEYS[2], ARGV[5])
+else redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5]) end
+if ARGV[6] == '' then redis.call('ZREM', KEYS[3], ARGV[5])
+else
+  redis.call('ZADD', KEYS[3], ARGV[6], ARGV[5])
+  redis.call('PEXPIRE', KEYS[3], ARGV[3])
+end
+if ARGV[7] == '' then redis.call('ZREM', KEYS[4], ARGV[5])
+else redis.call('ZADD', KEYS[4], ARGV[7], ARGV[5]) end
+return 1`;
+
+/** Takes the due ids and leases them, so replicas polling at once share the work. */
+export const CLAIM_DUE = `
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, ARGV[3])
+for i = 1, #due, 2 do redis.call('ZADD', KEYS[1], ARGV[2], due[i]) end
+return due`;
+
+/** KEYS: users' open sets. The intents they name; ids whose intent is gone leave the set. */
+export const OPEN_OF = `
+local out = {}
+for i = 1, #KEYS do
+  for _, id in ipairs(redis.call('ZRANGE', KEYS[i], 0, -1)) do
+    local v = redis.call('GET', ARGV[1] .. 'intent:' .. id)
+    if v then out[#out + 1] = v else redis.call('ZREM', KEYS[i], id) end
+  end
+end
+return out`;
+
+/** KEYS: a chain's seen set. The intents seen at block ARGV[2] or above. */
+export const SEEN_FROM = `
+local out = {}
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[2], '+inf')) do
+  local v = redis.call('GET', ARGV[1] .. 'intent:' .. id)
+  if v then out[#out + 1] = v else redis.call('ZREM', KEYS[1], id) end
+end
+return out`;
+
+/** KEYS: a chain's seen set. Drops those below block ARGV[2] that are settled (or gone). */
+export const TRIM_SEEN = `
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[2])) do
+  local v = redis.call('GET', ARGV[1] .. 'intent:' .. id)
+  local open = v and (string.find(v, '"status":"answered"', 1, true)
+    or string.find(v, '"status":"submitted"', 1, true))
+  if not open then redis.call('ZREM', KEYS[1], id) end
+end
+return 0`;

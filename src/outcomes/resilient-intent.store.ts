@@ -1,0 +1,77 @@
+import { HttpStatus } from '@nestjs/common';
+import { ActionException } from '../contract/action.exception';
+import type { RedisBreaker } from '../telemetry/redis/redis.provider';
+import type { TransactionIntent } from './outcome.types';
+import type { Created, DueIntent, IntentStore, OpenLimits, StoredIntent } from './intent-store';
+
+/**
+ * The rate limits' short-circuit, around the Redis intent store: while the breaker (RedisStatus)
+ * says Redis is out, every call fails at once instead of waiting on it, and a failed call opens
+ * the breaker, so only the first request after an outage waits. Every failure is the 503
+ * `SERVICE_UNAVAILABLE` the transaction routes answer, never a 500.
+ */
+export class ResilientIntentStore implements IntentStore {
+  constructor(
+    private readonly store: IntentStore,
+    private readonly breaker: RedisBreaker,
+  ) {}
+
+  create(intent: TransactionIntent, dueAt: number, limits: OpenLimits): Promise<Created> {
+    return this.guard(() => this.store.create(intent, dueAt, limits));
+  }
+
+  get(id: string): Promise<StoredIntent | undefined> {
+    return this.guard(() => this.store.get(id));
+  }
+
+  replace(current: StoredIntent, next: TransactionIntent, dueAt: number | null): Promise<boolean> {
+    return this.guard(() => this.store.replace(current, next, dueAt));
+  }
+
+  claimDue(now: number, leaseUntil: number, limit: number): Promise<DueIntent[]> {
+    return this.guard(() => this.store.claimDue(now, leaseUntil, limit));
+  }
+
+  forget(id: string): Promise<void> {
+    return this.guard(() => this.store.forget(id));
+  }
+
+  claimOnce(key: string): Promise<boolean> {
+    return this.guard(() => this.store.claimOnce(key));
+  }
+
+  openOf(chainId: number, users: readonly string[]): Promise<StoredIntent[]> {
+    return this.guard(() => this.store.openOf(chainId, users));
+  }
+
+  seenFrom(chainId: number, from: bigint): Promise<StoredIntent[]> {
+    return this.guard(() => this.store.seenFrom(chainId, from));
+  }
+
+  trimSeen(chainId: number, below: bigint): Promise<void> {
+    return this.guard(() => this.store.trimSeen(chainId, below));
+  }
+
+  private async guard<T>(call: () => Promise<T>): Promise<T> {
+    if (!this.breaker.usable()) throw unavailable();
+    try {
+      return await call();
+    } catch (error) {
+      this.breaker.failed(error);
+      throw unavailable();
+    }
+  }
+}
+
+/** Where intents are kept is out: the answer says so, and never which store or why. */
+export function unavailable(): ActionException {
+  return new ActionException(
+    HttpStatus.SERVICE_UNAVAILABLE,
+    'Transaction intents are unavailable',
+    {
+      message: 'The service is busy, please try again shortly',
+      data: { code: 'SERVICE_UNAVAILABLE' },
+      code: 'SERVICE_UNAVAILABLE',
+    },
+  );
+}

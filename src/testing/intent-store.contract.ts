@@ -1,0 +1,115 @@
+import type { IntentStore } from '../outcomes/intent-store';
+import type { TransactionIntent } from '../outcomes/outcome.types';
+
+const USER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const LIMITS = { perUser: 50, total: 1_000 };
+
+/** An intent of USER (or `user`) on chain 43113, created at `createdAt`. */
+export const storedIntent = (
+  id: string,
+  change: Partial<TransactionIntent> = {},
+): TransactionIntent => ({
+  id,
+  action: '/api/send-token',
+  chainId: 43113,
+  user: USER,
+  to: OTHER,
+  data: '0x',
+  value: '1',
+  status: 'answered',
+  createdAt: 1,
+  updatedAt: 1,
+  ...change,
+});
+
+/**
+ * What every IntentStore must do, run against each (process memory in its unit spec, Redis in
+ * test/outcomes): `make` gives an empty store.
+ */
+export function describeIntentStore(name: string, make: () => Promise<IntentStore>): void {
+  describe(`${name}: the IntentStore contract`, () => {
+    let store: IntentStore;
+    beforeEach(async () => {
+      store = await make();
+    });
+
+    it('replaces an intent only from the version it was read at', async () => {
+      await store.create(storedIntent('a'), 100, LIMITS);
+      const read = (await store.get('a'))!;
+      expect(await store.replace(read, storedIntent('a', { status: 'submitted' }), 5)).toBe(true);
+      // A second writer holding the same old version loses.
+      expect(await store.replace(read, storedIntent('a', { status: 'expired' }), null)).toBe(false);
+      expect((await store.get('a'))!.intent.status).toBe('submitted');
+    });
+
+    it('hands each due intent to one claim until its lease ends', async () => {
+      await store.create(storedIntent('a'), 100, LIMITS);
+      await store.create(storedIntent('b'), 300, LIMITS);
+      expect(await store.claimDue(200, 1_000, 10)).toEqual([{ id: 'a', dueAt: 100 }]);
+      expect(await store.claimDue(200, 1_000, 10)).toEqual([]);
+      expect((await store.claimDue(1_000, 2_000, 10)).map((d) => d.id).sort()).toEqual(['a', 'b']);
+    });
+
+    it('a settled intent leaves the schedule and its user’s open intents', async () => {
+      await store.create(storedIntent('a'), 100, LIMITS);
+      await store.replace(
+        (await store.get('a'))!,
+        storedIntent('a', { status: 'confirmed' }),
+        null,
+      );
+      expect(await store.claimDue(10_000, 20_000, 10)).toEqual([]);
+      expect(await store.openOf(43113, [USER.toLowerCase()])).toEqual([]);
+    });
+
+    it('finds the open intents of a block’s senders, by chain and user, in one lookup', async () => {
+      await store.create(storedIntent('a'), 100, LIMITS);
+      await store.create(storedIntent('b', { user: OTHER }), 100, LIMITS);
+      await store.create(storedIntent('c', { chainId: 1 }), 100, LIMITS);
+      const found = await store.openOf(43113, [USER.toLowerCase(), '0x' + '1'.repeat(40)]);
+      expect(found.map((s) => s.intent.id)).toEqual(['a']);
+    });
+
+    it('past the per-user bound, names the user’s oldest open intents to expire', async () => {
+      const limits = { perUser: 2, total: 1_000 };
+      await store.create(storedIntent('a', { createdAt: 1 }), 100, limits);
+      await store.create(storedIntent('b', { createdAt: 2 }), 100, limits);
+      expect(await store.create(storedIntent('c', { createdAt: 3 }), 100, limits)).toEqual({
+        created: true,
+        overflow: ['a'],
+      });
+    });
+
+    it('refuses a new intent at the total bound of open intents', async () => {
+      const limits = { perUser: 50, total: 2 };
+      await store.create(storedIntent('a'), 100, limits);
+      await store.create(storedIntent('b', { user: OTHER }), 100, limits);
+      expect(await store.create(storedIntent('c'), 100, limits)).toEqual({ created: false });
+      expect(await store.get('c')).toBeUndefined();
+    });
+
+    it('indexes seen intents by block, and trims only settled ones below a block', async () => {
+      await store.create(storedIntent('a'), 100, LIMITS);
+      await store.create(storedIntent('b'), 100, LIMITS);
+      const seen = (id: string, status: TransactionIntent['status'], block: string) =>
+        storedIntent(id, { status, blockNumber: block, hash: `0x${'a'.repeat(64)}` });
+      await store.replace((await store.get('a'))!, seen('a', 'confirmed', '5'), null);
+      await store.replace((await store.get('b'))!, seen('b', 'submitted', '7'), 100);
+      expect((await store.seenFrom(43113, 6n)).map((s) => s.intent.id)).toEqual(['b']);
+      await store.trimSeen(43113, 100n);
+      expect((await store.seenFrom(43113, 0n)).map((s) => s.intent.id)).toEqual(['b']);
+      // Back to open without a block (a reorg): out of the seen index, back among the open.
+      await store.replace((await store.get('b'))!, storedIntent('b'), 100);
+      expect(await store.seenFrom(43113, 0n)).toEqual([]);
+      expect((await store.openOf(43113, [USER.toLowerCase()])).map((s) => s.intent.id)).toEqual([
+        'b',
+      ]);
+    });
+
+    it('claims a mark once', async () => {
+      expect(await store.claimOnce('a:confirmed')).toBe(true);
+      expect(await store.claimOnce('a:confirmed')).toBe(false);
+      expect(await store.claimOnce('a:expired')).toBe(true);
+    });
+  });
+}

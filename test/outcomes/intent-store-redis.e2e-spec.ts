@@ -1,0 +1,53 @@
+import Redis from 'ioredis';
+import { RedisIntentStore } from '../../src/outcomes/redis-intent.store';
+import { describeIntentStore, storedIntent } from '../../src/testing/intent-store.contract';
+import {
+  deleteKeys,
+  describeWithRedis,
+  REDIS_TEST_URL,
+  runKeyPrefix,
+} from '../support/redis.helper';
+
+/** The Lua scripts of the shared store, on a real Redis, under the same contract as memory's. */
+describeWithRedis()('RedisIntentStore', () => {
+  const prefixes: string[] = [];
+  const clients: Redis[] = [];
+  let admin: Redis;
+
+  beforeAll(() => {
+    admin = new Redis(REDIS_TEST_URL);
+  });
+
+  afterAll(async () => {
+    for (const prefix of prefixes) await deleteKeys(admin, prefix);
+    await Promise.all([admin, ...clients].map((c) => c.quit()));
+  });
+
+  /** A store with a key prefix of its own, as the service's client has (REDIS_KEY_PREFIX). */
+  const fresh = (): RedisIntentStore => {
+    const prefix = runKeyPrefix(`intent-store-${prefixes.length}`);
+    prefixes.push(prefix);
+    const client = new Redis(REDIS_TEST_URL, { keyPrefix: prefix });
+    clients.push(client);
+    return new RedisIntentStore(client, 60_000);
+  };
+
+  describeIntentStore('RedisIntentStore', () => Promise.resolve(fresh()));
+
+  it('every key an intent writes carries the prefix and expires, but the per-chain indexes', async () => {
+    const store = fresh();
+    const prefix = prefixes[prefixes.length - 1];
+    await store.create(storedIntent('a'), 100, { perUser: 50, total: 100 });
+    const read = (await store.get('a'))!;
+    await store.replace(read, storedIntent('a', { status: 'submitted', blockNumber: '3' }), 100);
+    const keys = (await admin.keys(`${prefix}*`)).map((k) => k.slice(prefix.length)).sort();
+    expect(keys).toEqual([
+      'intent:a',
+      'intents:due',
+      'intents:open:43113:0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+      'intents:seen:43113',
+    ]);
+    expect(await admin.pttl(`${prefix}intent:a`)).toBeGreaterThan(0);
+    expect(await admin.pttl(`${prefix}${keys[2]}`)).toBeGreaterThan(0);
+  });
+});
