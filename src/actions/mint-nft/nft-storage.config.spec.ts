@@ -10,7 +10,13 @@ describe('NFT storage configuration', () => {
     expect(loadNftStorageConfig({})).toMatchObject({
       maxBytes: 1_073_741_824,
       pendingTtlMs: 86_400_000,
+      pendingMaxPerUser: 20,
     });
+    expect(loadNftStorageConfig({ NFT_PENDING_MAX_PER_USER: '3' }).pendingMaxPerUser).toBe(3);
+    for (const bad of ['0', '1001', 'many'])
+      expect(() => loadNftStorageConfig({ NFT_PENDING_MAX_PER_USER: bad })).toThrow(
+        'NFT_PENDING_MAX_PER_USER',
+      );
     expect(loadNftStorageConfig({}).s3).toBeUndefined();
   });
 

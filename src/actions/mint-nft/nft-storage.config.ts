@@ -47,6 +47,14 @@ class NftStorageEnv {
   @Min(60)
   NFT_PENDING_TTL_S = 86_400;
 
+  /** Pending uploads (mints not yet confirmed) one user may have; one more is refused with 429. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  NFT_PENDING_MAX_PER_USER = 20;
+
   /** Seconds between two sweeps of expired pending uploads (each also re-measures the store). */
   @IsOptional()
   @Transform(toInt)
@@ -131,6 +139,7 @@ export interface NftStorageConfig {
   dir: string;
   maxBytes: number;
   pendingTtlMs: number;
+  pendingMaxPerUser: number;
   sweepIntervalMs: number;
   filesRateLimit: { limit: number; ttlMs: number };
   sendTimeoutMs: number;
@@ -150,6 +159,7 @@ export function loadNftStorageConfig(env: Env): NftStorageConfig {
     dir: resolve(vars.NFT_STORAGE_DIR),
     maxBytes: vars.NFT_STORAGE_MAX_BYTES,
     pendingTtlMs: vars.NFT_PENDING_TTL_S * 1000,
+    pendingMaxPerUser: vars.NFT_PENDING_MAX_PER_USER,
     sweepIntervalMs: vars.NFT_SWEEP_INTERVAL_S * 1000,
     filesRateLimit: {
       limit: vars.NFT_FILES_RATE_LIMIT,
