@@ -1,11 +1,14 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Abi, type Address, type HDAccount, parseEventLogs } from 'viem';
+import { type Abi, type Account, type Address, type HDAccount, parseEventLogs } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { MintNftModule } from '../../src/actions/mint-nft/mint-nft.module';
+import { loadNftStorageConfig } from '../../src/actions/mint-nft/nft-storage.config';
+import { contentIdOf } from '../../src/actions/mint-nft/storage/content-id';
 import { NftStorage } from '../../src/actions/mint-nft/storage/nft-storage.service';
+import { S3Bucket } from '../../src/actions/mint-nft/storage/s3-bucket';
 import { type LocalS3, startLocalS3 } from '../support/s3-server';
 import { describeActionConformance } from '../../src/testing';
 import { createTestApp } from '../support/app.factory';
@@ -28,6 +31,44 @@ interface Minted {
   };
 }
 
+/** What a store holds, marks included: how many files (objects) and their bytes together. */
+interface StoreSize {
+  files: number;
+  bytes: number;
+}
+
+function directorySize(dir: string): StoreSize {
+  const size = { files: 0, bytes: 0 };
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    size.files += 1;
+    size.bytes += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return size;
+}
+
+async function bucketSize(bucket: S3Bucket): Promise<StoreSize> {
+  const objects = await bucket.list('');
+  return {
+    files: objects.length,
+    bytes: objects.reduce((total, object) => total + (object.Size ?? 0), 0),
+  };
+}
+
+/** The URLs a mint of this image, name and description names, worked out from the bytes alone. */
+function wouldBe(
+  base: string,
+  image: Buffer,
+  name: string,
+): { image: string; uri: string; metadataBytes: number } {
+  const imageUrl = `${base}/nft/${contentIdOf(image, 'image/png')}`;
+  const metadata = Buffer.from(JSON.stringify({ name, description: '', image: imageUrl }));
+  const uri = `${base}/nft/${contentIdOf(metadata, 'application/json')}`;
+  return { image: imageUrl, uri, metadataBytes: metadata.length };
+}
+
+const id = (uri: string): string => uri.slice(uri.lastIndexOf('/') + 1);
+
 /** The local chain passes for Fuji, the chain the action declares. */
 describe('Mint an NFT from an uploaded image, on a local EVM', () => {
   let chain: LocalChain;
@@ -40,6 +81,11 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
   let unconfigured: NestFastifyApplication;
   let s3: LocalS3;
   let onS3: NestFastifyApplication;
+  /** A second replica on the same bucket: the per-user cap counts across both. */
+  let onS3Replica: NestFastifyApplication;
+  let bucket: S3Bucket;
+  let s3Base: string;
+  let replicaBase: string;
 
   beforeAll(async () => {
     chain = await startLocalChain({ chainId: FUJI });
@@ -55,7 +101,13 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
     storageDir = join(mkdtempSync(join(tmpdir(), 'nft-e2e-')), 'store');
     const actions = [MintNftModule];
     s3 = await startLocalS3();
-    [app, unconfigured, onS3] = await Promise.all([
+    bucket = new S3Bucket(loadNftStorageConfig(s3.env).s3!);
+    const onBucket = {
+      CHAIN_CONFIG_FILE: writeChainFile({ [FUJI]: { ...fuji, nftCollection: collection } }),
+      ...s3.env,
+      NFT_PENDING_MAX_PER_USER: '3',
+    };
+    [app, unconfigured, onS3, onS3Replica] = await Promise.all([
       createTestApp({
         env: {
           CHAIN_CONFIG_FILE: writeChainFile({ [FUJI]: { ...fuji, nftCollection: collection } }),
@@ -64,21 +116,19 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
         actions,
       }),
       createTestApp({ env: { CHAIN_CONFIG_FILE: writeChainFile({ [FUJI]: fuji }) }, actions }),
-      createTestApp({
-        env: {
-          CHAIN_CONFIG_FILE: writeChainFile({ [FUJI]: { ...fuji, nftCollection: collection } }),
-          ...s3.env,
-        },
-        actions,
-      }),
+      createTestApp({ env: onBucket, actions }),
+      createTestApp({ env: onBucket, actions }),
     ]);
     // A real socket, so token URIs name a host a client can fetch.
-    await app.listen(0, '127.0.0.1');
-    base = await app.getUrl();
+    await Promise.all([app, onS3, onS3Replica].map((a) => a.listen(0, '127.0.0.1')));
+    [base, s3Base, replicaBase] = await Promise.all(
+      [app, onS3, onS3Replica].map((a) => a.getUrl()),
+    );
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all([app, unconfigured, onS3].map((a) => a?.close()));
+    bucket?.destroy();
+    await Promise.all([app, unconfigured, onS3, onS3Replica].map((a) => a?.close()));
     await s3?.stop();
     await chain?.stop();
   });
@@ -90,16 +140,17 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
   async function mint(
     fields: Record<string, string | Blob>,
     url = `${base}${PATH}`,
+    from: Account = user,
   ): Promise<Minted> {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields))
       form.append(name, value, ...(value instanceof Blob ? ['upload.png'] : []));
-    form.append('_sdk_context', JSON.stringify({ userAddress: user.address, sourceChain: FUJI }));
+    form.append('_sdk_context', JSON.stringify({ userAddress: from.address, sourceChain: FUJI }));
     form.append('action', 'Mint an NFT');
     const response = await fetch(url, {
       method: 'POST',
       body: form,
-      headers: { 'x-wallet-address': user.address },
+      headers: { 'x-wallet-address': from.address },
     });
     return {
       status: response.status,
@@ -126,6 +177,8 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
     });
     const tokenUri = body.params!.args.uri;
     expect(tokenUri).toMatch(new RegExp(`^${base}/nft/[0-9a-f]{64}\\.json$`));
+    // Named from the bytes alone, as the refusals below work out their would-be URLs.
+    expect(wouldBe(base, image, 'Sunset').image).toBe(body.params!.args.image);
 
     const { receipt } = await signAndSend(chain, user, body.serializedTransaction as string);
     expect(receipt.status).toBe('success');
@@ -242,6 +295,68 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
     });
   });
 
+  describe('a mint the simulation refuses stores nothing', () => {
+    it.each<[string, () => string, () => StoreSize | Promise<StoreSize>]>([
+      ['in the local directory', () => base, () => directorySize(storageDir)],
+      ['in the S3 bucket', () => s3Base, () => bucketSize(bucket)],
+    ])('%s; the same mint by a user who can pay stores both files', async (_, at, size) => {
+      const poor = privateKeyToAccount(generatePrivateKey());
+      const image = png(30, 30, at() === base ? 21 : 22);
+      const fields = (): Record<string, Blob | string> => ({
+        image: new Blob([image]),
+        name: 'Refused',
+      });
+      const before = await size();
+      const refused = await mint(fields(), `${at()}${PATH}`, poor);
+      expect(refused).toEqual({
+        status: 400,
+        intent: null,
+        body: expect.objectContaining({ error: expect.stringContaining('gas') }),
+      });
+      expect(await size()).toEqual(before);
+      const urls = wouldBe(at(), image, 'Refused');
+      for (const url of [urls.image, urls.uri]) expect((await fetch(url)).status).toBe(404);
+
+      const paid = await mint(fields(), `${at()}${PATH}`);
+      expect(paid.status).toBe(200);
+      expect(paid.body.params!.args).toMatchObject({ uri: urls.uri, image: urls.image });
+      for (const url of [urls.image, urls.uri]) expect((await fetch(url)).status).toBe(200);
+      // Two items, each with its pending mark, and the user's mark on the upload.
+      expect(await size()).toEqual({
+        files: before.files + 5,
+        bytes: before.bytes + image.length + urls.metadataBytes,
+      });
+    });
+  });
+
+  it('refuses the upload past NFT_PENDING_MAX_PER_USER with 429, counted across replicas, storing nothing', async () => {
+    const minter = chain.accounts[3];
+    for (const [i, at] of [s3Base, replicaBase, s3Base].entries()) {
+      const fields = { image: new Blob([png(24, 24, 30 + i)]), name: `Pending ${i}` };
+      expect((await mint(fields, `${at}${PATH}`, minter)).status).toBe(200);
+    }
+    const before = await bucketSize(bucket);
+    const image = png(24, 24, 40);
+    const fields = (): Record<string, Blob | string> => ({
+      image: new Blob([image]),
+      name: 'One too many',
+    });
+    const refused = await mint(fields(), `${replicaBase}${PATH}`, minter);
+    expect(refused).toEqual({
+      status: 429,
+      intent: null,
+      body: expect.objectContaining({
+        error: 'Too many NFT uploads pending',
+        code: 'TOO_MANY_PENDING_UPLOADS',
+      }),
+    });
+    expect(await bucketSize(bucket)).toEqual(before);
+    const urls = wouldBe(replicaBase, image, 'One too many');
+    for (const url of [urls.image, urls.uri]) expect((await fetch(url)).status).toBe(404);
+    // Another user's pending uploads are theirs: this one's do not hold them back.
+    expect((await mint(fields(), `${replicaBase}${PATH}`)).status).toBe(200);
+  });
+
   it('serves stored files read-only, and nothing else', async () => {
     for (const path of [
       '/nft/nothing',
@@ -252,15 +367,13 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
       expect(response.status).toBe(404);
       expect(response.headers.get('cache-control')).toBeNull();
     }
-    const [stored] = readdirSync(storageDir).filter((name) => name !== 'pending');
+    const [stored] = readdirSync(storageDir).filter((name) => !name.startsWith('pending'));
     expect((await fetch(`${base}/nft/${stored}`, { method: 'POST' })).status).toBe(404);
     expect((await fetch(`${base}/nft/${stored}`, { method: 'DELETE' })).status).toBe(404);
     expect((await fetch(`${base}/nft/${stored}`)).status).toBe(200);
   });
 
   it('mints on the S3 store: files served from the bucket, kept once the mint is confirmed', async () => {
-    await onS3.listen(0, '127.0.0.1');
-    const s3Base = await onS3.getUrl();
     const image = png(48, 48, 11);
     const { status, body, intent } = await mint(
       { image: new Blob([image]), name: 'On S3' },
@@ -278,8 +391,8 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
     const storage = onS3.get(NftStorage);
     const keep = storage.keepMintCall.bind(storage);
     const kept = new Promise<boolean>((resolve) => {
-      jest.spyOn(storage, 'keepMintCall').mockImplementation(async (data) => {
-        const answer = await keep(data);
+      jest.spyOn(storage, 'keepMintCall').mockImplementation(async (...args) => {
+        const answer = await keep(...args);
         resolve(answer);
         return answer;
       });
@@ -294,8 +407,12 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
     });
     expect(report.status).toBe(200);
     expect(await kept).toBe(true);
-    // Past the pending TTL, what was minted stays.
-    expect(await storage.sweep(Date.now() + 2 * 86_400_000)).toEqual([]);
+    // Kept, it no longer counts against the user's pending uploads (NFT_PENDING_MAX_PER_USER).
+    const marks = await bucket.list(`pending-by/${user.address.toLowerCase()}/`);
+    expect(marks.map((mark) => mark.Key)).not.toContainEqual(expect.stringContaining(id(tokenUri)));
+    // Past the pending TTL, what was minted stays (the other tests' pending uploads go).
+    const swept = await storage.sweep(Date.now() + 2 * 86_400_000);
+    for (const uri of [tokenUri, body.params!.args.image]) expect(swept).not.toContain(id(uri));
     expect((await fetch(tokenUri)).status).toBe(200);
   });
 
@@ -304,7 +421,6 @@ describe('Mint an NFT from an uploaded image, on a local EVM', () => {
     expect(status).toBe(200);
     const storage = app.get(NftStorage);
     const swept = await storage.sweep(Date.now() + 2 * 86_400_000);
-    const id = (uri: string): string => uri.slice(uri.lastIndexOf('/') + 1);
     expect(swept).toEqual(expect.arrayContaining([id(body.params!.args.uri)]));
     expect((await fetch(body.params!.args.uri)).status).toBe(404);
   });

@@ -15,6 +15,7 @@ export class MintNftOutcomes {
   /** Throws when the store fails, so the hook is retried (OUTCOME_HOOK_ATTEMPTS). */
   @OnTransactionOutcome(mintNftAction, 'confirmed')
   async keep(outcome: TransactionOutcome): Promise<void> {
-    await this.storage.keepMintCall(outcome.intent.data);
+    // The intent's user is who uploaded: the upload stops counting against their pending cap.
+    await this.storage.keepMintCall(outcome.intent.data, outcome.intent.user);
   }
 }

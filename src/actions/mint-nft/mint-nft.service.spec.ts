@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import { refusal } from '../../testing/action-refusal';
 import { png } from '../../testing/sample-files';
 import { chainsUnderTest } from '../../testing/chain-registry.helper';
 import { loadTransactionConfig } from '../../evm/chains/chains.config';
-import type { UserContext, UploadedImage } from '../../kit';
+import { ActionException, type UserContext, type UploadedImage } from '../../kit';
 import { TransactionBuilder } from '../../evm/transaction';
 import { sniffFile } from '../../kit/uploads/file-sniffer';
 import { ERC721_SAFE_MINT } from './erc721-mint.abi';
@@ -25,7 +26,7 @@ const BASE = 'https://actions.example';
 async function itemsOf(dir: string): Promise<Map<string, { bytes: Buffer; mimeType: string }>> {
   const store = new LocalDirectoryStore(loadNftStorageConfig({ NFT_STORAGE_DIR: dir }));
   const names = readdirSync(dir)
-    .filter((name) => !name.startsWith('.') && name !== 'pending')
+    .filter((name) => !name.startsWith('.') && !name.startsWith('pending'))
     .sort((a, b) => statSync(join(dir, a)).mtimeMs - statSync(join(dir, b)).mtimeMs);
   const items = new Map<string, { bytes: Buffer; mimeType: string }>();
   for (const id of names) {
@@ -37,7 +38,15 @@ async function itemsOf(dir: string): Promise<Map<string, { bytes: Buffer; mimeTy
   return items;
 }
 
-function service(nftCollection?: string): { mint: MintNftService; storeDir: string } {
+interface Service {
+  mint: MintNftService;
+  builder: TransactionBuilder;
+  storage: NftStorage;
+  store: LocalDirectoryStore;
+  storeDir: string;
+}
+
+function service(nftCollection?: string, env: Record<string, string> = {}): Service {
   const dir = mkdtempSync(join(tmpdir(), 'mint-nft-'));
   const file = join(dir, 'chains.json');
   const fuji = {
@@ -56,15 +65,19 @@ function service(nftCollection?: string): { mint: MintNftService; storeDir: stri
     rpc,
   );
   const storeDir = join(dir, 'store');
-  const config = loadNftStorageConfig({ NFT_STORAGE_DIR: storeDir });
-  const mint = new MintNftService(
-    builder,
-    new NftStorage(new LocalDirectoryStore(config), config),
-    registry,
-  );
+  const config = loadNftStorageConfig({ NFT_STORAGE_DIR: storeDir, ...env });
+  const store = new LocalDirectoryStore(config);
+  const storage = new NftStorage(store, config);
+  const mint = new MintNftService(builder, storage, registry);
   mint.onModuleInit();
-  return { mint, storeDir };
+  return { mint, builder, storage, store, storeDir };
 }
+
+/** The content files in the store (neither marks nor partial files). */
+const files = (dir: string): string[] =>
+  existsSync(dir)
+    ? readdirSync(dir).filter((name) => !name.startsWith('.') && !name.startsWith('pending'))
+    : [];
 
 const context = (sourceChain?: number): UserContext => ({
   requestId: 'r',
@@ -72,6 +85,8 @@ const context = (sourceChain?: number): UserContext => ({
   sourceChain,
 });
 const image = sniffFile('cat.png', png(4, 4)) as UploadedImage;
+const imageOf = (seed: number): UploadedImage =>
+  sniffFile('cat.png', png(4, 4, seed)) as UploadedImage;
 const params = (over: Partial<MintNftParams> = {}): MintNftParams => ({
   image,
   name: 'Cat',
@@ -144,5 +159,67 @@ describe('MintNftService', () => {
     const error = await refusal(() => mint.build(params(), context(1), BASE));
     expect([error.getStatus(), error.details.code]).toEqual([400, 'UNSUPPORTED_CHAIN']);
     expect(existsSync(storeDir)).toBe(false);
+  });
+
+  it('writes nothing until the simulation passed, then both files', async () => {
+    const { mint, builder, storeDir } = service(COLLECTION);
+    const build = builder.build.bind(builder);
+    const seen: string[][] = [];
+    jest.spyOn(builder, 'build').mockImplementation((spec, ctx) => {
+      seen.push(files(storeDir));
+      return build(spec, ctx);
+    });
+    const response = await mint.build(params(), context(), BASE);
+    expect(seen).toEqual([[]]);
+    const named = [response.params!.args.uri, response.params!.args.image] as string[];
+    expect(files(storeDir).sort()).toEqual(named.map((uri) => uri.split('/').pop()).sort());
+  });
+
+  it('stores nothing for a mint the simulation refuses', async () => {
+    const { mint, builder, storeDir } = service(COLLECTION);
+    const refused = new ActionException(400, 'You have 0 AVAX; this needs gas', {
+      code: 'INSUFFICIENT_FUNDS',
+    });
+    jest.spyOn(builder, 'build').mockRejectedValue(refused);
+    expect(await refusal(() => mint.build(params(), context(), BASE))).toBe(refused);
+    expect(files(storeDir)).toEqual([]);
+  });
+
+  it('answers 503 STORAGE_UNAVAILABLE, not the mint, when the write fails after the simulation', async () => {
+    const { mint, builder, store } = service(COLLECTION);
+    const build = jest.spyOn(builder, 'build');
+    jest.spyOn(store, 'put').mockRejectedValue(new Error('disk full'));
+    const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    try {
+      const refused = await refusal(() => mint.build(params(), context(), BASE));
+      expect([refused.getStatus(), refused.details.code]).toEqual([503, 'STORAGE_UNAVAILABLE']);
+      expect(build).toHaveBeenCalledTimes(1);
+    } finally {
+      error.mockRestore();
+    }
+  });
+
+  it('refuses a user past NFT_PENDING_MAX_PER_USER with 429, storing nothing and simulating nothing', async () => {
+    const { mint, builder, storage, storeDir } = service(COLLECTION, {
+      NFT_PENDING_MAX_PER_USER: '2',
+    });
+    const first = await mint.build(params({ image: imageOf(1) }), context(), BASE);
+    await mint.build(params({ image: imageOf(2) }), context(), BASE);
+    // The same upload again adds nothing pending: it passes.
+    await mint.build(params({ image: imageOf(2) }), context(), BASE);
+    const before = files(storeDir).sort();
+    const build = jest.spyOn(builder, 'build');
+    const error = await refusal(() => mint.build(params({ image: imageOf(3) }), context(), BASE));
+    expect([error.getStatus(), error.error, error.details.code]).toEqual([
+      429,
+      'Too many NFT uploads pending',
+      'TOO_MANY_PENDING_UPLOADS',
+    ]);
+    expect(build).not.toHaveBeenCalled();
+    expect(files(storeDir).sort()).toEqual(before);
+    // Another user has a cap of their own; the first gets room back once a mint is confirmed.
+    await mint.build(params({ image: imageOf(3) }), { ...context(), userAddress: FRIEND }, BASE);
+    expect(await storage.keepMinted(first.params!.args.uri as string, USER)).toBe(true);
+    await expect(mint.build(params({ image: imageOf(3) }), context(), BASE)).resolves.toBeDefined();
   });
 });

@@ -20,9 +20,10 @@ export interface NftMetadata {
 }
 
 /**
- * Stores the image and the token's metadata JSON content-addressed (pending until the mint is
- * confirmed), then answers a call of the chain's collection `safeMint(recipient, <metadata URI>)`
- * for the user to sign.
+ * Names the image and the token's metadata JSON by their bytes (content-addressed), builds the
+ * chain's collection `safeMint(recipient, <metadata URI>)` for the user to sign, and only once
+ * its simulation passed stores both files, pending until the mint is confirmed: a refused mint
+ * stores nothing, and an answer never names a file that is not stored.
  */
 @Injectable()
 export class MintNftService implements OnModuleInit {
@@ -50,17 +51,15 @@ export class MintNftService implements OnModuleInit {
     const collection = collectionOf(chain);
     const to = recipient ?? context.userAddress;
     // read(), not bytes: an upload past 64 KiB waits on disk, read without blocking the loop.
-    const imageUri = this.store.uri(
-      await this.store.put(await image.read(), image.mimeType),
-      baseUrl,
-    );
+    const imageFile = this.store.file(await image.read(), image.mimeType);
+    const imageUri = this.store.uri(imageFile.id, baseUrl);
     const metadata: NftMetadata = { name, description, image: imageUri };
-    const metadataId = await this.store.put(
-      Buffer.from(JSON.stringify(metadata)),
-      'application/json',
-    );
-    const tokenUri = this.store.uri(metadataId, baseUrl);
-    return this.builder.build(
+    const metadataFile = this.store.file(Buffer.from(JSON.stringify(metadata)), 'application/json');
+    const tokenUri = this.store.uri(metadataFile.id, baseUrl);
+    const upload = { owner: context.userAddress, image: imageFile, metadata: metadataFile };
+    // The caps first: a user over them, or a full store, costs no simulation.
+    await this.store.admit(upload);
+    const answer = await this.builder.build(
       {
         chainId: chain.chainId,
         to: collection,
@@ -69,6 +68,8 @@ export class MintNftService implements OnModuleInit {
       },
       context,
     );
+    await this.store.save(upload);
+    return answer;
   }
 }
 

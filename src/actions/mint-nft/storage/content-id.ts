@@ -40,3 +40,18 @@ export function idOfUri(uri: string): string | undefined {
   }
   return last !== undefined && mimeTypeOf(last) ? last : undefined;
 }
+
+/** An owner as the stores name it: a lower-case address, safe as a path segment or key part. */
+const OWNER = /^0x[0-9a-f]{40}$/;
+
+/** Throws unless `owner` is a lower-case address: nothing else reaches a path or key. */
+export function checkOwner(owner: string): string {
+  if (!OWNER.test(owner)) throw new Error('An NFT upload owner is a lower-case address');
+  return owner;
+}
+
+/** Throws unless `id` is a well-formed content id (see mimeTypeOf). */
+export function checkId(id: string): string {
+  if (!mimeTypeOf(id)) throw new Error('Not an NFT content id');
+  return id;
+}

@@ -7,11 +7,18 @@ export interface OpenedContent {
   size: number;
 }
 
+/** A user's mark on one of their pending uploads: the upload's metadata id, and when it was made. */
+export interface OwnerMark {
+  id: string;
+  markedAt: Date;
+}
+
 /**
  * Where the mint-nft action keeps images and token metadata: each item is named by a hash of its
  * bytes (`<sha-256>.<extension>`), so the same bytes are stored once and an item never changes.
  * An item is written `pending`: kept only once its mint is confirmed (`keep`), deleted by `sweep`
- * otherwise. The pending mark lives in the store itself, so every replica sees it.
+ * otherwise. The pending mark lives in the store itself, so every replica sees it; so do the
+ * owner marks (`<owner>/<id>`) that count each user's pending uploads (NFT_PENDING_MAX_PER_USER).
  * Two stores ship: a local directory and an S3-compatible bucket (NFT_STORAGE selects).
  */
 export abstract class ContentStore {
@@ -34,8 +41,23 @@ export abstract class ContentStore {
   /** Clears the item's pending mark: it stays for good. False when the item is not stored. */
   abstract keep(id: string): Promise<boolean>;
 
-  /** Deletes the pending items marked before `before`; answers their ids. */
+  /** Whether the item is stored and still pending (neither kept nor swept). */
+  abstract isPending(id: string): Promise<boolean>;
+
+  /**
+   * Deletes the pending items marked before `before`, and the owner marks made before it;
+   * answers the ids of the items.
+   */
   abstract sweep(before: Date): Promise<string[]>;
+
+  /** Marks `id` as a pending upload of `owner` (a lower-case address), or refreshes its mark. */
+  abstract markOwner(owner: string, id: string): Promise<void>;
+
+  /** The owner's marks, those of uploads kept or swept since included until unmarked or swept. */
+  abstract ownerMarks(owner: string): Promise<OwnerMark[]>;
+
+  /** Removes one owner mark; nothing when there is none. */
+  abstract unmarkOwner(owner: string, id: string): Promise<void>;
 
   /** Bytes of all stored items, pending or kept, as a listing finds them now. */
   abstract measure(): Promise<number>;

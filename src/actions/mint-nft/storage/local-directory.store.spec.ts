@@ -53,4 +53,21 @@ describe('LocalDirectoryStore', () => {
     await files.put(ID, PNG, 'image/png');
     expect(await files.measure()).toBe(PNG.length);
   });
+
+  it('keeps owner marks apart from items, and sweeps old ones with their emptied directory', async () => {
+    const { store: files, dir } = store();
+    const owner = '0x52908400098527886e0f7030069857d2e4169ee7';
+    await files.markOwner(owner, ID);
+    expect((await files.ownerMarks(owner)).map((mark) => mark.id)).toEqual([ID]);
+    expect(await files.measure()).toBe(0);
+    await expect(files.markOwner('../../etc', ID)).rejects.toThrow('lower-case address');
+    await expect(files.markOwner(owner.toUpperCase(), ID)).rejects.toThrow('lower-case address');
+    await expect(files.markOwner(owner, '../passwd')).rejects.toThrow('content id');
+    await files.sweep(new Date(Date.now() + 60_000));
+    expect(await files.ownerMarks(owner)).toEqual([]);
+    expect(readdirSync(join(dir, 'pending-by'))).toEqual([]);
+    await files.markOwner(owner, ID);
+    await files.unmarkOwner(owner, ID);
+    expect(await files.ownerMarks(owner)).toEqual([]);
+  });
 });

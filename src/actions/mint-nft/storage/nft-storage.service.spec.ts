@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeFunctionData } from 'viem';
@@ -7,7 +7,7 @@ import { refusal } from '../../../testing/action-refusal';
 import { ERC721_SAFE_MINT } from '../erc721-mint.abi';
 import { loadNftStorageConfig } from '../nft-storage.config';
 import { LocalDirectoryStore } from './local-directory.store';
-import { NftStorage } from './nft-storage.service';
+import { type NftUpload, NftStorage } from './nft-storage.service';
 
 const BASE = 'https://actions.example';
 const DAY = 86_400_000;
@@ -28,7 +28,33 @@ async function upload(nft: NftStorage, tag: string): Promise<{ image: string; ur
 }
 
 const stored = (dir: string): string[] =>
-  readdirSync(dir).filter((name) => name !== 'pending' && !name.startsWith('.'));
+  readdirSync(dir).filter((name) => !name.startsWith('pending') && !name.startsWith('.'));
+
+const USER = TO;
+const OTHER = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
+
+/** An upload of the user's, named and not yet written. */
+function named(nft: NftStorage, tag: string, owner = USER): NftUpload {
+  const image = nft.file(Buffer.from(`image ${tag}`), 'image/png');
+  const metadata = { name: tag, description: '', image: nft.uri(image.id, BASE) };
+  return {
+    owner,
+    image,
+    metadata: nft.file(Buffer.from(JSON.stringify(metadata)), 'application/json'),
+  };
+}
+
+async function saved(nft: NftStorage, tag: string): Promise<NftUpload> {
+  const upload = named(nft, tag);
+  await nft.admit(upload);
+  await nft.save(upload);
+  return upload;
+}
+
+const code = async (run: () => Promise<unknown>): Promise<[number, string?]> => {
+  const error = await refusal(run);
+  return [error.getStatus(), error.details.code];
+};
 
 describe('NftStorage', () => {
   it('refuses with 507 STORAGE_FULL past NFT_STORAGE_MAX_BYTES, storing nothing', async () => {
@@ -104,4 +130,83 @@ describe('NftStorage', () => {
       error.mockRestore();
     }
   });
+
+  describe('NFT_PENDING_MAX_PER_USER', () => {
+    const capped = (): { nft: NftStorage; dir: string } =>
+      storage({ NFT_PENDING_MAX_PER_USER: '2' });
+
+    it('admits without writing, and refuses the upload past the cap with 429', async () => {
+      const { nft, dir } = capped();
+      await nft.admit(named(nft, 'a'));
+      expect(existsSync(dir)).toBe(false);
+      await saved(nft, 'a');
+      await saved(nft, 'b');
+      const before = stored(dir).sort();
+      expect(await code(() => nft.admit(named(nft, 'c')))).toEqual([
+        429,
+        'TOO_MANY_PENDING_UPLOADS',
+      ]);
+      expect(await code(() => nft.save(named(nft, 'c')))).toEqual([
+        429,
+        'TOO_MANY_PENDING_UPLOADS',
+      ]);
+      expect(stored(dir).sort()).toEqual(before);
+      // An upload already pending adds nothing; another user counts apart.
+      await expect(nft.admit(named(nft, 'b'))).resolves.toBeUndefined();
+      await expect(saved(nft, 'b')).resolves.toBeDefined();
+      await expect(nft.admit(named(nft, 'c', OTHER))).resolves.toBeUndefined();
+    });
+
+    it('counts an upload no more once its mint is kept, or once swept', async () => {
+      const { nft } = capped();
+      const a = await saved(nft, 'a');
+      await saved(nft, 'b');
+      expect(await nft.keepMintCall(mintCall(nft, a), USER.toLowerCase())).toBe(true);
+      await saved(nft, 'c');
+      await nft.sweep(Date.now() + 2 * DAY);
+      await saved(nft, 'd');
+      await expect(saved(nft, 'e')).resolves.toBeDefined();
+    });
+
+    it('drops, at the cap, the marks of uploads kept without their owner', async () => {
+      const { nft } = capped();
+      const a = await saved(nft, 'a');
+      await saved(nft, 'b');
+      expect(await nft.keepMinted(nft.uri(a.metadata.id, BASE))).toBe(true);
+      // A younger mark may be a write in progress: it counts for a minute.
+      expect(await code(() => nft.admit(named(nft, 'c')))).toEqual([
+        429,
+        'TOO_MANY_PENDING_UPLOADS',
+      ]);
+      const now = Date.now();
+      const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 120_000);
+      try {
+        await expect(saved(nft, 'c')).resolves.toBeDefined();
+        expect(await code(() => nft.admit(named(nft, 'd')))).toEqual([
+          429,
+          'TOO_MANY_PENDING_UPLOADS',
+        ]);
+      } finally {
+        clock.mockRestore();
+      }
+    });
+
+    it('lets no racing uploads of one user past the cap', async () => {
+      const { nft, dir } = capped();
+      await saved(nft, 'a');
+      const racing = ['b', 'c', 'd'].map((tag) => named(nft, tag));
+      for (const upload of racing) await nft.admit(upload);
+      await Promise.allSettled(racing.map((upload) => nft.save(upload)));
+      expect(readdirSync(join(dir, 'pending-by', USER.toLowerCase())).length).toBeLessThanOrEqual(
+        2,
+      );
+    });
+  });
 });
+
+function mintCall(nft: NftStorage, upload: NftUpload): `0x${string}` {
+  return encodeFunctionData({
+    abi: [ERC721_SAFE_MINT],
+    args: [TO, nft.uri(upload.metadata.id, BASE)],
+  });
+}

@@ -1,86 +1,47 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  type ListObjectsV2CommandOutput,
-  NoSuchKey,
-  NotFound,
-  PutObjectCommand,
-  S3Client,
-  type _Object,
-} from '@aws-sdk/client-s3';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { Readable } from 'node:stream';
 import {
   NFT_STORAGE_CONFIG,
   type NftStorageConfig,
   type S3StoreConfig,
 } from '../nft-storage.config';
-import { mimeTypeOf } from './content-id';
-import { ContentStore, type OpenedContent } from './content-store';
+import { checkId, checkOwner, mimeTypeOf } from './content-id';
+import { ContentStore, type OpenedContent, type OwnerMark } from './content-store';
+import { S3Bucket } from './s3-bucket';
 
 const PENDING = 'pending/';
-/** What a bucket or CDN may tell every cache: the bytes behind a key never change. */
-const CACHE_CONTROL = 'public, max-age=31536000, immutable';
-/** A pending mark's body: empty, with its length said (the SDK warns of a body of unknown length). */
-const EMPTY = Buffer.alloc(0);
-
-const absent = (error: unknown): boolean =>
-  error instanceof NoSuchKey ||
-  error instanceof NotFound ||
-  (error as { name?: string }).name === 'NotFound' ||
-  (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
+const OWNERS = 'pending-by/';
 
 /**
  * ContentStore on an S3-compatible bucket (AWS S3, Cloudflare R2, MinIO), shared by every
  * replica. Items are the keys `<id>`, served with immutable cache headers; a pending item also
- * has an empty `pending/<id>` whose LastModified is when it was last uploaded, so the pending
- * state needs nothing but the bucket.
+ * has an empty `pending/<id>` whose LastModified is when it was last uploaded, and each user's
+ * pending upload an empty `pending-by/<owner>/<id>`, so the pending state and the per-user
+ * counts need nothing but the bucket.
  */
 @Injectable()
 export class S3Store extends ContentStore implements OnModuleDestroy {
-  private readonly client: S3Client;
+  private readonly bucket: S3Bucket;
   private readonly config: S3StoreConfig;
 
   constructor(@Inject(NFT_STORAGE_CONFIG) { s3 }: NftStorageConfig) {
     super();
     if (!s3) throw new Error('S3Store needs NFT_STORAGE=s3 and its settings');
     this.config = s3;
-    this.client = new S3Client({
-      region: s3.region,
-      endpoint: s3.endpoint,
-      forcePathStyle: s3.forcePathStyle,
-      credentials: s3.credentials,
-      // Checksums only where the API requires them: R2, MinIO and older servers refuse some.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      maxAttempts: 3,
-    });
+    this.bucket = new S3Bucket(s3);
   }
 
   onModuleDestroy(): void {
-    this.client.destroy();
+    this.bucket.destroy();
   }
 
   async put(id: string, bytes: Buffer, mimeType: string): Promise<boolean> {
     const stored = await this.has(id);
-    if (stored && !(await this.exists(PENDING + id))) return false;
+    if (stored && !(await this.isPending(id))) return false;
     // The mark first: a failure between the two leaves a mark the sweeper clears, never an
     // unmarked object nobody minted.
-    await this.client.send(
-      new PutObjectCommand({ ...this.key(PENDING + id), Body: EMPTY, ContentLength: 0 }),
-    );
+    await this.bucket.mark(PENDING + id);
     if (stored) return false;
-    await this.client.send(
-      new PutObjectCommand({
-        ...this.key(id),
-        Body: bytes,
-        ContentType: mimeType,
-        ContentLength: bytes.length,
-        CacheControl: CACHE_CONTROL,
-      }),
-    );
+    await this.bucket.put(id, bytes, mimeType);
     return true;
   }
 
@@ -91,86 +52,73 @@ export class S3Store extends ContentStore implements OnModuleDestroy {
   async open(id: string): Promise<OpenedContent | undefined> {
     const mimeType = mimeTypeOf(id);
     if (!mimeType) return undefined;
-    try {
-      const object = await this.client.send(new GetObjectCommand(this.key(id)));
-      // In Node the SDK answers the HTTP response itself: read as the client reads.
-      const body = object.Body as Readable;
-      return { body, mimeType, size: object.ContentLength ?? 0 };
-    } catch (error) {
-      if (absent(error)) return undefined;
-      throw error;
-    }
+    const object = await this.bucket.get(id);
+    return object && { ...object, mimeType };
   }
 
   has(id: string): Promise<boolean> {
-    return mimeTypeOf(id) ? this.exists(id) : Promise.resolve(false);
+    return mimeTypeOf(id) ? this.bucket.exists(id) : Promise.resolve(false);
+  }
+
+  isPending(id: string): Promise<boolean> {
+    return mimeTypeOf(id) ? this.bucket.exists(PENDING + id) : Promise.resolve(false);
   }
 
   async keep(id: string): Promise<boolean> {
     if (!(await this.has(id))) return false;
-    await this.delete([PENDING + id]);
+    await this.bucket.delete([PENDING + id]);
     return true;
   }
 
   async sweep(before: Date): Promise<string[]> {
-    const expired = (await this.list(PENDING))
+    const expired = (await this.bucket.list(PENDING))
       .filter((mark) => mark.LastModified && mark.LastModified < before)
       .map((mark) => mark.Key!.slice(PENDING.length))
       .filter((id) => mimeTypeOf(id));
     const swept: string[] = [];
     for (const id of expired) {
       // Marked again since the listing (uploaded once more): it gets a new TTL.
-      const mark = await this.head(PENDING + id);
-      if (!mark?.LastModified || mark.LastModified >= before) continue;
-      await this.delete([id, PENDING + id]);
+      if (!(await this.markedBefore(PENDING + id, before))) continue;
+      await this.bucket.delete([id, PENDING + id]);
       swept.push(id);
+    }
+    for (const mark of await this.bucket.list(OWNERS)) {
+      if (!mark.Key || !mark.LastModified || mark.LastModified >= before) continue;
+      if (await this.markedBefore(mark.Key, before)) await this.bucket.delete([mark.Key]);
     }
     return swept;
   }
 
+  async markOwner(owner: string, id: string): Promise<void> {
+    await this.bucket.mark(this.ownerKey(owner, id));
+  }
+
+  async ownerMarks(owner: string): Promise<OwnerMark[]> {
+    const prefix = `${OWNERS}${checkOwner(owner)}/`;
+    return (await this.bucket.list(prefix)).flatMap(({ Key, LastModified }) => {
+      const id = Key?.slice(prefix.length);
+      return id && mimeTypeOf(id) && LastModified ? [{ id, markedAt: LastModified }] : [];
+    });
+  }
+
+  async unmarkOwner(owner: string, id: string): Promise<void> {
+    await this.bucket.delete([this.ownerKey(owner, id)]);
+  }
+
   async measure(): Promise<number> {
-    const objects = await this.list('');
+    const objects = await this.bucket.list('');
     return objects
       .filter((object) => object.Key && mimeTypeOf(object.Key))
       .reduce((total, object) => total + (object.Size ?? 0), 0);
   }
 
-  private key(key: string): { Bucket: string; Key: string } {
-    return { Bucket: this.config.bucket, Key: key };
+  private ownerKey(owner: string, id: string): string {
+    return `${OWNERS}${checkOwner(owner)}/${checkId(id)}`;
   }
 
-  private async exists(key: string): Promise<boolean> {
-    return (await this.head(key)) !== undefined;
-  }
-
-  private async head(key: string): Promise<{ LastModified?: Date } | undefined> {
-    try {
-      return await this.client.send(new HeadObjectCommand(this.key(key)));
-    } catch (error) {
-      if (absent(error)) return undefined;
-      throw error;
-    }
-  }
-
-  private async delete(keys: string[]): Promise<void> {
-    // One by one: DeleteObjects needs a checksum some S3-compatible servers do not accept.
-    for (const key of keys) await this.client.send(new DeleteObjectCommand(this.key(key)));
-  }
-
-  private async list(prefix: string): Promise<_Object[]> {
-    const objects: _Object[] = [];
-    let token: string | undefined;
-    do {
-      const page: ListObjectsV2CommandOutput = await this.client.send(
-        new ListObjectsV2Command({
-          Bucket: this.config.bucket,
-          Prefix: prefix || undefined,
-          ContinuationToken: token,
-        }),
-      );
-      objects.push(...(page.Contents ?? []));
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-    return objects;
+  /** Whether the mark is still there and older than `before` (not made again since a listing). */
+  private async markedBefore(key: string, before: Date): Promise<boolean> {
+    const mark = await this.bucket.head(key);
+    return mark?.LastModified !== undefined && mark.LastModified < before;
   }
 }
