@@ -39,8 +39,8 @@ const FUJI = 43113;
 const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).address;
 
 /**
- * Transaction outcomes on a local chain: the answer's intent, the wallet's hash reported, the
- * service's own reading of the chain, and the team's hook told once.
+ * Transaction outcomes on a local chain: the answer's intent, the service's own reading of the
+ * chain (with or without a reported hash), and the team's hook told once.
  */
 describe('Transaction outcomes', () => {
   let chain: LocalChain;
@@ -233,7 +233,7 @@ describe('Transaction outcomes', () => {
     ]);
   }, 120_000);
 
-  it('the hash of another transaction: mismatch', async () => {
+  it("another transaction of the user's: 422 HASH_MISMATCH, the intent stays open, its own transaction confirms it", async () => {
     const answered = await sendTokenIntent(
       app,
       { token: 'AVAX', recipient: recipient(), amount: '2' },
@@ -245,12 +245,19 @@ describe('Transaction outcomes', () => {
       user.address,
     );
     const { receipt } = await signAndSend(chain, user, sent.body.serializedTransaction as string);
-    await reportHash(app, answered.intent, receipt.transactionHash);
-    await heard(answered.intent, 'mismatch');
-    expect((await readIntent(app, answered.intent)).body.data?.status).toBe('mismatch');
+    const refused = await reportHash(app, answered.intent, receipt.transactionHash);
+    expect(refused).toMatchObject({
+      status: 422,
+      body: { success: false, data: { code: 'HASH_MISMATCH' } },
+    });
+    expect((await readIntent(app, answered.intent)).body.data?.status).toBe('answered');
+    // Never reported: the follower sees the answered transaction and settles it.
+    const own = await signAndSend(chain, user, answered.body.serializedTransaction as string);
+    const outcome = await heard(answered.intent, 'confirmed');
+    expect(outcome.intent.hash).toBe(own.receipt.transactionHash);
   });
 
-  it("an intent answered to another user's address, sent by this user: accepted, then mismatch (the sender differs)", async () => {
+  it("an intent answered to another user's address, sent by this user: 422, the sender differs", async () => {
     const answered = await sendTokenIntent(
       app,
       { token: 'AVAX', recipient: recipient(), amount: '1' },
@@ -262,8 +269,8 @@ describe('Transaction outcomes', () => {
       answered.body.serializedTransaction as string,
     );
     const reported = await reportHash(app, answered.intent, receipt.transactionHash);
-    expect(reported.status).toBe(200);
-    await heard(answered.intent, 'mismatch');
+    expect(reported).toMatchObject({ status: 422, body: { data: { code: 'HASH_MISMATCH' } } });
+    expect((await readIntent(app, answered.intent)).body.data?.status).toBe('answered');
   });
 
   it('a transaction that reverts (the frozen token): reverted, with its block', async () => {
@@ -296,19 +303,18 @@ describe('Transaction outcomes', () => {
     expect(heardCount(answer.intent)).toBe(1);
   });
 
-  it('a hash of no transaction on this chain stays submitted (the watcher keeps looking)', async () => {
+  it('a hash the chain does not know changes nothing, and the answer says so', async () => {
     const answer = await sendTokenIntent(
       app,
       { token: 'AVAX', recipient: recipient(), amount: '1' },
       user.address,
     );
     const nowhere = `0x${'ab'.repeat(32)}`;
-    expect((await reportHash(app, answer.intent, nowhere)).body.data).toMatchObject({
-      status: 'submitted',
-      hash: nowhere,
-    });
-    await app.get(OutcomeWatcher).tick();
-    expect((await readIntent(app, answer.intent)).body.data?.status).toBe('submitted');
+    const reported = await reportHash(app, answer.intent, nowhere);
+    expect(reported.status).toBe(200);
+    expect(reported.body.data).toMatchObject({ status: 'answered' });
+    expect(reported.body.data?.hash).toBeUndefined();
+    expect(reported.body.message).toMatch(/does not know this transaction yet/);
   });
 
   it('the client SDK: executeDynamic exposes the intent, reportTransaction reports the hash', async () => {
@@ -403,7 +409,7 @@ describe('Transaction outcomes', () => {
         url: `/api/transactions/${answer.intent}?hash=${hash}`,
       });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toMatchObject({ data: { status: 'submitted', hash } });
+      expect(response.json()).toMatchObject({ data: { status: 'answered' } });
     });
   });
 });

@@ -1,0 +1,204 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import Redis from 'ioredis';
+import type { Address, HDAccount } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { verifyWebhook } from '../../src/kit';
+import { startTestChain, signAndSend, type TestChain } from '../../src/testing';
+import type { LocalChain } from '../../src/testing/evm/local-chain';
+import { ActionMetrics } from '../../src/telemetry/metrics/action-metrics';
+import { createTestApp } from '../support/app.factory';
+import {
+  mine,
+  revertTo,
+  sendRaw,
+  signAnswer,
+  snapshot,
+  until,
+} from '../support/chain-driver.helper';
+import {
+  heard,
+  heardOutcomes,
+  readIntent,
+  reportHash,
+  SendTokenWithHookModule,
+  sendTokenIntent,
+} from '../support/outcomes.helper';
+import {
+  deleteKeys,
+  describeWithRedis,
+  REDIS_TEST_URL,
+  runKeyPrefix,
+} from '../support/redis.helper';
+import { WebhookReceiver } from '../support/webhook.receiver';
+
+const SECRET = 'observed-outcomes-webhook-secret-0123456789';
+const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).address;
+const heardOf = (intent: string, status: string): number =>
+  heardOutcomes.filter((o) => o.intent.id === intent && o.status === status).length;
+
+/**
+ * Outcomes the service learns from the chain alone, as for every user of the platform's SDK
+ * (which hands the mini-app only the parsed body: no header, no report): two replicas on one
+ * Redis, one chain follower at a time, webhooks signed, restarts and reorgs.
+ */
+describeWithRedis()('Outcomes seen on the chain, never reported (two replicas, Redis)', () => {
+  const prefix = runKeyPrefix('observed');
+  let admin: Redis;
+  let testChain: TestChain;
+  let chain: LocalChain;
+  let user: HDAccount;
+  let receiver: WebhookReceiver;
+  let env: Record<string, string>;
+  let apps: NestFastifyApplication[];
+
+  beforeAll(async () => {
+    admin = new Redis(REDIS_TEST_URL);
+    testChain = await startTestChain();
+    chain = testChain.chain;
+    user = testChain.users[0];
+    receiver = await WebhookReceiver.start();
+    env = {
+      ...testChain.env,
+      REDIS_URL: REDIS_TEST_URL,
+      REDIS_KEY_PREFIX: prefix,
+      OUTCOME_POLL_MS: '50',
+      WEBHOOK_URL: receiver.url,
+      WEBHOOK_SECRET: SECRET,
+      WEBHOOK_BACKOFF_MS: '20',
+    };
+    const actions = [SendTokenWithHookModule];
+    apps = await Promise.all([createTestApp({ env, actions }), createTestApp({ env, actions })]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all((apps ?? []).map((a) => a.close()));
+    await receiver?.close();
+    await testChain?.stop();
+    if (admin) {
+      await deleteKeys(admin, prefix);
+      await admin.quit();
+    }
+  });
+
+  /** Blocks each app's follower read (dynamic_action_follower_blocks_total). */
+  async function followedBlocks(app: NestFastifyApplication): Promise<number> {
+    const metric = app
+      .get(ActionMetrics)
+      .registry.getSingleMetric('dynamic_action_follower_blocks_total');
+    const values = metric ? (await metric.get()).values : [];
+    return values.reduce((sum, v) => sum + v.value, 0);
+  }
+
+  it('a send signed and never reported: confirmed with its block, the hook once, one signed webhook', async () => {
+    const answer = await sendTokenIntent(
+      apps[0],
+      { token: 'AVAX', recipient: recipient(), amount: '0.5' },
+      user.address,
+    );
+    const { receipt } = await signAndSend(chain, user, answer.body.serializedTransaction as string);
+    const outcome = await heard(answer.intent, 'confirmed');
+    expect(outcome.intent).toMatchObject({
+      hash: receipt.transactionHash,
+      blockNumber: receipt.blockNumber.toString(),
+    });
+    expect((await readIntent(apps[1], answer.intent)).body.data).toMatchObject({
+      status: 'confirmed',
+      blockNumber: receipt.blockNumber.toString(),
+    });
+    await receiver.until(() => receiver.received.some((r) => r.body.includes(answer.intent)));
+    const deliveries = receiver.received.filter((r) => r.body.includes(answer.intent));
+    expect(deliveries).toHaveLength(1);
+    const [delivery] = deliveries;
+    expect(
+      verifyWebhook({ secret: SECRET, headers: delivery.headers, rawBody: delivery.body }).ok,
+    ).toBe(true);
+    await mine(chain, 3);
+    await until(
+      async () => (await followedBlocks(apps[0])) + (await followedBlocks(apps[1])) > 3,
+      'followed',
+    );
+    expect(heardOf(answer.intent, 'confirmed')).toBe(1);
+  });
+
+  it('one replica follows the chain at a time (the lease in Redis)', async () => {
+    await mine(chain, 2);
+    const counts = await Promise.all(apps.map(followedBlocks));
+    expect(counts.filter((n) => n > 0)).toHaveLength(1);
+  });
+
+  it('a foreign hash is a 422 and the intent stays open; a cancel at its nonce settles it replaced', async () => {
+    const answer = await sendTokenIntent(
+      apps[0],
+      { token: 'AVAX', recipient: recipient(), amount: '0.25' },
+      user.address,
+    );
+    // Another user's transaction: its sender is not the intent's.
+    const stranger = testChain.users[1];
+    const foreign = await signAndSend(
+      chain,
+      stranger,
+      (
+        await sendTokenIntent(
+          apps[1],
+          { token: 'AVAX', recipient: recipient(), amount: '0.1' },
+          stranger.address,
+        )
+      ).body.serializedTransaction as string,
+    );
+    const refused = await reportHash(apps[1], answer.intent, foreign.receipt.transactionHash);
+    expect(refused).toMatchObject({ status: 422, body: { data: { code: 'HASH_MISMATCH' } } });
+    expect((await readIntent(apps[0], answer.intent)).body.data?.status).toBe('answered');
+    // The wallet's cancel: nothing to itself at the nonce the answer was given at.
+    const wallet = chain.wallet(user);
+    const nonce = await chain.publicClient.getTransactionCount({
+      address: user.address,
+      blockTag: 'pending',
+    });
+    const cancel = await wallet.sendTransaction({ to: user.address, value: 0n, nonce });
+    const outcome = await heard(answer.intent, 'replaced');
+    expect(outcome.intent.hash).toBe(cancel);
+  });
+
+  it('after a reorg, a settled intent whose block left the chain is settled again from the new one', async () => {
+    const answer = await sendTokenIntent(
+      apps[0],
+      { token: 'AVAX', recipient: recipient(), amount: '0.75' },
+      user.address,
+    );
+    const before = await snapshot(chain);
+    const signed = await signAnswer(chain, user, answer.body.serializedTransaction as string);
+    const first = await sendRaw(chain, signed.raw);
+    await heard(answer.intent, 'confirmed');
+    await revertTo(chain, before);
+    // The other branch grows past the settled block: the follower sees the fork and rewinds.
+    await mine(chain, 2);
+    await until(
+      async () => (await readIntent(apps[1], answer.intent)).body.data?.status === 'answered',
+      'back to answered',
+    );
+    const again = await sendRaw(chain, signed.raw);
+    await until(
+      async () => (await readIntent(apps[1], answer.intent)).body.data?.status === 'confirmed',
+      'confirmed again',
+    );
+    const read = (await readIntent(apps[1], answer.intent)).body.data;
+    expect(read).toMatchObject({ hash: signed.hash, blockNumber: again.toString() });
+    expect(again).toBeGreaterThan(first);
+    // The team heard `confirmed` once: the second settling is the same outcome.
+    expect(heardOf(answer.intent, 'confirmed')).toBe(1);
+  });
+
+  it('stopped, a matching transaction mined meanwhile, started again: the intent is confirmed', async () => {
+    const answer = await sendTokenIntent(
+      apps[0],
+      { token: 'AVAX', recipient: recipient(), amount: '0.3' },
+      user.address,
+    );
+    await Promise.all(apps.map((a) => a.close()));
+    const { receipt } = await signAndSend(chain, user, answer.body.serializedTransaction as string);
+    await mine(chain, 2);
+    apps = [await createTestApp({ env, actions: [SendTokenWithHookModule] })];
+    const outcome = await heard(answer.intent, 'confirmed');
+    expect(outcome.intent.blockNumber).toBe(receipt.blockNumber.toString());
+  });
+});
