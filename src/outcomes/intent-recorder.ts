@@ -64,13 +64,13 @@ function intentOf(call: ActionCall, answer: ExecutionResponse): TransactionInten
   const tx = readTransaction(answer.serializedTransaction);
   if (!user || !tx?.to) return undefined;
   const now = Date.now();
-  // The nonce the answer fills in, else the one its simulation read for this signer.
+  // The signer's pending nonce its simulation (or TX_FILL=estimate) read; not the parsed one,
+  // which viem reads as 0 when the answer leaves the nonce to the wallet.
   const read = scopeOf(call.req.raw)?.signerNonce;
   const nonce =
-    tx.nonce ??
-    (read && read.chainId === answer.chainId && read.address.toLowerCase() === user.toLowerCase()
+    read && read.chainId === answer.chainId && read.address.toLowerCase() === user.toLowerCase()
       ? read.nonce
-      : undefined);
+      : undefined;
   return {
     id: newIntentId(),
     action: call.declaration.path,

@@ -1,3 +1,4 @@
+import { noteSignerNonce } from '../../telemetry/request-scope';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { type Abi, type AbiFunction, type Address, encodeFunctionData, type Hex } from 'viem';
 import { ChainRegistry } from '../chains/chain-registry';
@@ -159,6 +160,7 @@ export class TransactionBuilder {
     if (!isFill(nonce, gas, fees)) {
       throw this.rpc.failure(chain, 'transaction estimate', new RpcAnswerError('the estimate'));
     }
+    noteSignerNonce({ chainId: chain.chainId, address: from, nonce });
     return {
       nonce,
       gas: tx.gas ?? (gas * (100n + GAS_MARGIN_PERCENT)) / 100n,
