@@ -18,8 +18,11 @@ export interface ReceivedWebhook {
   answered: number | 'none';
 }
 
-/** What the receiver answers to the nth request (1-based) of a delivery id. */
-export type WebhookAnswer = (nth: number, id: string) => number | 'hang';
+/**
+ * What the receiver answers to the nth request (1-based) of a delivery id: a status now, one
+ * later (a promise: the request held until then), or never (`hang`).
+ */
+export type WebhookAnswer = (nth: number, id: string) => number | Promise<number> | 'hang';
 
 /**
  * A webhook receiver on 127.0.0.1 (listen(0)): keeps every request with its raw body, answers
@@ -86,8 +89,10 @@ export class WebhookReceiver {
     const id = String(req.headers['x-webhook-id']);
     const status = this.answer(this.of(id).length, id);
     if (status === 'hang') return;
-    request.answered = status;
-    res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+    void Promise.resolve(status).then((code) => {
+      request.answered = code;
+      res.writeHead(code, { 'content-type': 'application/json' }).end('{}');
+    });
   }
 }
 

@@ -22,6 +22,14 @@ export interface DeliveryQueue {
 
 export const DELIVERY_QUEUE = Symbol('DELIVERY_QUEUE');
 
+/** What a queue's shutdown tells its attempts (the in-memory queue's; BullMQ's worker has none). */
+export interface AttemptStop {
+  /** Aborted once the queue starts no more attempts: one failing then is not retried. */
+  stopping: AbortSignal;
+  /** Aborted once an attempt in flight may take no longer: its request is abandoned. */
+  cutoff: AbortSignal;
+}
+
 /** Attempts in flight at once, per replica: a burst of outcomes does not flood the receiver. */
 export const DELIVERY_CONCURRENCY = 8;
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { signWebhook, WEBHOOK_HEADERS } from '../../kit/webhook-signature';
 import { networkError } from '../../outbound/http/upstream-answer';
-import type { WebhookDelivery } from './webhook-delivery';
+import type { AttemptStop, WebhookDelivery } from './webhook-delivery';
 import { WebhookMetrics } from './webhook.metrics';
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from './webhooks.config';
 
@@ -27,25 +27,38 @@ export class WebhookSender {
     private readonly metrics: WebhookMetrics,
   ) {}
 
-  /** Resolves when the receiver answered 2xx; throws WebhookAttemptError otherwise. */
-  async attempt(delivery: WebhookDelivery, attempt: number, maxAttempts: number): Promise<void> {
-    const failure = await this.send(delivery);
+  /**
+   * Resolves when the receiver answered 2xx; throws WebhookAttemptError otherwise. `stop`: the
+   * queue is shutting down, so a failure is not retried, and the request may be cut short.
+   */
+  async attempt(
+    delivery: WebhookDelivery,
+    attempt: number,
+    maxAttempts: number,
+    stop?: AttemptStop,
+  ): Promise<void> {
+    const failure = await this.send(delivery, stop?.cutoff);
     const position = `attempt ${attempt}/${maxAttempts}`;
     if (failure === undefined) {
       this.metrics.record(delivery.type, 'delivered');
       this.logger.log(`Webhook ${delivery.id} (${delivery.type}) delivered, ${position}`);
       return;
     }
-    const last = attempt >= maxAttempts;
+    const stopped = attempt < maxAttempts && stop?.stopping.aborted === true;
+    const last = attempt >= maxAttempts || stopped;
     this.metrics.record(delivery.type, last ? 'failed' : 'retried');
-    if (last)
-      this.logger.error(`Webhook ${delivery.id} failed (${failure}), ${position}: given up`);
-    else this.logger.warn(`Webhook ${delivery.id} failed (${failure}), ${position}: retrying`);
+    const next = stopped ? 'not retried, shutting down' : last ? 'given up' : 'retrying';
+    const line = `Webhook ${delivery.id} failed (${failure}), ${position}: ${next}`;
+    if (last) this.logger.error(line);
+    else this.logger.warn(line);
     throw new WebhookAttemptError(`Webhook ${delivery.id}: ${failure}`);
   }
 
   /** Undefined when the receiver answered 2xx, else why not. */
-  private async send({ id, body }: WebhookDelivery): Promise<string | undefined> {
+  private async send(
+    { id, body }: WebhookDelivery,
+    cutoff?: AbortSignal,
+  ): Promise<string | undefined> {
     const { url, secret, timeoutMs } = this.config;
     if (!url || !secret) return 'no WEBHOOK_URL';
     const timestamp = Math.floor(Date.now() / 1000);
@@ -55,7 +68,7 @@ export class WebhookSender {
         method: 'POST',
         body,
         redirect: 'manual',
-        signal: timeout,
+        signal: cutoff ? AbortSignal.any([timeout, cutoff]) : timeout,
         headers: {
           'content-type': 'application/json',
           [WEBHOOK_HEADERS.id]: id,
@@ -69,7 +82,8 @@ export class WebhookSender {
         ? undefined
         : `HTTP ${response.status}`;
     } catch (error) {
-      return timeout.aborted ? `no answer within ${timeoutMs} ms` : networkError(error).message;
+      if (timeout.aborted) return `no answer within ${timeoutMs} ms`;
+      return cutoff?.aborted ? 'abandoned: shutting down' : networkError(error).message;
     }
   }
 }
