@@ -34,6 +34,8 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
   private subscriber?: BlockSubscriber;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  /** Passes run one after another: a test's pass waits for the scheduled one, never overlaps it. */
+  private queue: Promise<void> = Promise.resolve();
   private stopped = false;
 
   constructor(
@@ -65,7 +67,13 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /** One pass over every served chain. Exposed for tests that drive the chain block by block. */
-  async pass(): Promise<void> {
+  pass(): Promise<void> {
+    const run = this.queue.then(() => this.passOnce());
+    this.queue = run;
+    return run;
+  }
+
+  private async passOnce(): Promise<void> {
     if (!this.subscriber) return;
     for (const chain of this.chains.all()) {
       if (this.stopped) return;
