@@ -18,16 +18,9 @@ export const WEBHOOK_HEADERS = {
   signature: 'x-webhook-signature',
 } as const;
 
-/**
- * `transaction.<settled status>`. Both `mismatch` and `replaced` while the settled statuses move
- * from the first to the second (issue 32): the outcomes layer above names the one it settles.
- */
+/** `transaction.<status>`, one per SettledStatus of the outcomes layer (above the kit). */
 export type WebhookEventType =
-  | 'transaction.confirmed'
-  | 'transaction.reverted'
-  | 'transaction.replaced'
-  | 'transaction.mismatch'
-  | 'transaction.expired';
+  'transaction.confirmed' | 'transaction.reverted' | 'transaction.replaced' | 'transaction.expired';
 
 /** The JSON body of a delivery. */
 export interface WebhookEvent {
