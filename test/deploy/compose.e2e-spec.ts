@@ -62,12 +62,13 @@ describe('docker-compose.yml and deploy/nginx.conf', () => {
     },
   );
 
-  it('Redis evicts under maxmemory (below its container limit) instead of failing writes', () => {
+  it('Redis never evicts (intents, webhook jobs): noeviction, maxmemory below its limit', () => {
     const command = redis.command ?? [];
     const at = (flag: string): string => command[command.indexOf(flag) + 1];
     expect(command).toContain('--maxmemory');
+    expect(bytes(at('--maxmemory'))).toBeGreaterThan(0);
     expect(bytes(at('--maxmemory'))).toBeLessThan(bytes(redis.deploy!.resources!.limits!.memory!));
-    expect(['allkeys-lru', 'volatile-ttl']).toContain(at('--maxmemory-policy'));
+    expect(at('--maxmemory-policy')).toBe('noeviction');
   });
 
   it('the app reads the chain file mounted read-only, settings and RPC_URL_* from .env', () => {

@@ -24,6 +24,18 @@ const nginxBytes = (size: string): number => {
   return Number(n) * 1024 ** ' kmg'.indexOf((unit || ' ').toLowerCase());
 };
 
+/** Redis's size syntax (redis.conf): 1m is 10^6 bytes, 1mb 2^20; NaN when it is not one. */
+const redisBytes = (size: string): number => {
+  const [, n, unit = '', binary] = /^(\d+)([kmg]?)(b?)$/i.exec(size) ?? [];
+  return Number(n) * (binary ? 1024 : 1000) ** ' kmg'.indexOf(unit.toLowerCase() || ' ');
+};
+
+/** A Kubernetes memory quantity: Ki, Mi, Gi binary, k, M, G decimal; NaN when it is not one. */
+const kubeBytes = (quantity: string): number => {
+  const [, n, unit = '', binary] = /^(\d+)(?:([KMG])(i?))?$/i.exec(quantity) ?? [];
+  return Number(n) * (binary ? 1024 : 1000) ** ' KMG'.indexOf(unit.toUpperCase() || ' ');
+};
+
 describe('deploy/nginx.conf agrees with the app on body sizes, and answers JSON', () => {
   const nginx = read('deploy', 'nginx.conf').replace(/#.*$/gm, '');
   const compose = parse(read('docker-compose.yml')) as {
@@ -118,7 +130,15 @@ describe('deploy/kubernetes: shared Redis, network policies, monitoring', () => 
     expect(redis.ports!.map((p) => p.name)).toContain(exposed!.targetPort);
     // A release, never a floating tag like `7` or `latest`.
     expect(redis.image).toMatch(/:\d+\.\d+\.\d+[\w.-]*$|@sha256:[0-9a-f]{64}$/);
-    expect(redis.args).toEqual(expect.arrayContaining(['--maxmemory', '--maxmemory-policy']));
+    // Intents and pending webhook jobs live there: never evicted, writes refused past the cap.
+    const args = redis.args ?? [];
+    const at = (flag: string): string => args[args.indexOf(flag) + 1];
+    expect(at('--maxmemory-policy')).toBe('noeviction');
+    expect(args).toContain('--maxmemory');
+    const cap = redisBytes(at('--maxmemory'));
+    expect(cap).toBeGreaterThan(0);
+    // Below the container's limit, so Redis refuses writes before the kernel kills it.
+    expect(cap).toBeLessThan(kubeBytes(String(redis.resources!.limits!.memory)));
   });
 
   it('NetworkPolicies: the app takes its two ports, Redis only the app', () => {
