@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
+import { EvictionPolicyCheck } from './eviction-policy.check';
 
 /** Injection token of the shared ioredis client; `null` when REDIS_URL is unset. */
 export const REDIS = Symbol('REDIS');
@@ -52,6 +53,7 @@ export const REDIS_PROBE_INTERVAL_MS = 1000;
  * readiness and `dynamic_action_redis_up` report them, and the stores skip Redis while it is out.
  * Down is either disconnected, or connected and not answering: a command or the probe's PING timed
  * out (the breaker is open). The probe closes the breaker by itself when a PING is answered again.
+ * Each connection also reads the eviction policy, warning when it could drop intents or jobs.
  */
 @Injectable()
 export class RedisStatus implements OnModuleInit, OnApplicationShutdown, RedisBreaker {
@@ -63,6 +65,8 @@ export class RedisStatus implements OnModuleInit, OnApplicationShutdown, RedisBr
   private reported = false;
   private probing = false;
   private timer?: NodeJS.Timeout;
+  /** Run on each connection, in the background: neither the boot nor a request waits on it. */
+  readonly eviction = new EvictionPolicyCheck();
 
   constructor(@Inject(REDIS) private readonly redis: Redis | null) {
     redis?.on('ready', () => {
@@ -70,6 +74,7 @@ export class RedisStatus implements OnModuleInit, OnApplicationShutdown, RedisBr
       this.connected = true;
       this.open = false;
       this.reported = false;
+      void this.eviction.check(redis);
     });
     redis?.on('error', (error: Error) => this.disconnected(error.message));
     redis?.on('end', () => this.disconnected('connection closed'));

@@ -1,0 +1,61 @@
+import { Logger } from '@nestjs/common';
+import {
+  EvictionPolicyCheck,
+  evictionWarning,
+  type PolicySource,
+  readEvictionPolicy,
+} from './eviction-policy.check';
+
+/** A Redis answering CONFIG GET and INFO as told: a value, or an error to throw. */
+function redis(config: unknown, info: unknown): PolicySource {
+  const answer = (value: unknown): Promise<never> =>
+    value instanceof Error ? Promise.reject(value) : Promise.resolve(value as never);
+  return { config: () => answer(config), info: () => answer(info) };
+}
+
+const info = (policy: string): string =>
+  `# Memory\r\nused_memory:1\r\nmaxmemory_policy:${policy}\r\n`;
+
+describe('readEvictionPolicy', () => {
+  it('reads CONFIG GET, else the memory section of INFO, else says why it could not', async () => {
+    expect(await readEvictionPolicy(redis(['maxmemory-policy', 'noeviction'], ''))).toEqual({
+      policy: 'noeviction',
+    });
+    const disabled = new Error("ERR unknown command 'CONFIG'");
+    expect(await readEvictionPolicy(redis(disabled, info('volatile-lru')))).toEqual({
+      policy: 'volatile-lru',
+    });
+    expect(await readEvictionPolicy(redis(disabled, new Error('NOPERM info')))).toEqual({
+      unreadable: "CONFIG GET: ERR unknown command 'CONFIG'; INFO: NOPERM info",
+    });
+  });
+});
+
+describe('evictionWarning', () => {
+  it('is silent for noeviction only, and names what each policy loses', () => {
+    expect(evictionWarning({ policy: 'noeviction' })).toBeUndefined();
+    expect(evictionWarning({ policy: 'allkeys-lfu' })).toMatch(
+      /evicts any key, transaction intents, pending webhook jobs/,
+    );
+    expect(evictionWarning({ policy: 'volatile-ttl' })).toMatch(
+      /keys that carry a TTL, transaction intents/,
+    );
+    expect(evictionWarning({ unreadable: 'x' })).toMatch(
+      /^Could not read Redis's maxmemory-policy \(x\)/,
+    );
+  });
+});
+
+describe('EvictionPolicyCheck', () => {
+  it('writes a reading once, and again when it changes (a restarted Redis)', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const check = new EvictionPolicyCheck();
+    await check.check(redis(['maxmemory-policy', 'allkeys-lru'], ''));
+    await check.check(redis(['maxmemory-policy', 'allkeys-lru'], ''));
+    expect(warn).toHaveBeenCalledTimes(1);
+    await check.check(redis(['maxmemory-policy', 'noeviction'], ''));
+    await check.check(redis(['maxmemory-policy', 'allkeys-lru'], ''));
+    expect(warn).toHaveBeenCalledTimes(2);
+    warn.mockRestore();
+  });
+});
