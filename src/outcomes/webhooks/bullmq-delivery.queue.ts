@@ -1,6 +1,8 @@
-import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, Injectable } from '@nestjs/common';
+import { InjectQueue, OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
+import { limitLog } from '../../telemetry/logging/log-limiter';
+import { routeBullMqConsole } from '../../telemetry/redis/bullmq-console.bridge';
 import {
   DELIVERY_CONCURRENCY,
   deliveryBackoff,
@@ -17,6 +19,17 @@ export const WEBHOOK_QUEUE = 'webhooks';
 const KEPT_SECONDS = 7 * 24 * 3600;
 const KEPT_JOBS = 10_000;
 
+const logger = new Logger('Webhooks');
+
+/**
+ * An error the queue or its worker emits (mostly its Redis connection: refused, reset, timed out),
+ * once a minute per message: with no listener BullMQ prints every reconnection's error with
+ * console.error, a stack on stderr outside the JSON log.
+ */
+function queueError(error: Error): void {
+  limitLog(logger).warn(`bullmq:${error.message}`, `Webhook queue error: ${error.message}`);
+}
+
 /**
  * Deliveries in Redis (REDIS_URL): a job per delivery, its id the delivery's, so queueing one
  * twice keeps one; BullMQ retries it with exponential backoff and jitter up to
@@ -24,13 +37,20 @@ const KEPT_JOBS = 10_000;
  * replica's worker may make the next attempt.
  */
 @Injectable()
-export class BullDeliveryQueue implements DeliveryQueue {
+export class BullDeliveryQueue implements DeliveryQueue, OnApplicationShutdown {
   readonly durable = true;
+  /**
+   * BullMQ's console warnings (eviction policy, Redis version) go to the JSON log while the queue
+   * is open. Taken here, as the queue is made: BullMQ checks Redis only once a connection is up.
+   */
+  private readonly releaseConsole = routeBullMqConsole();
 
   constructor(
     @InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue<WebhookDelivery>,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
-  ) {}
+  ) {
+    queue.on('error', queueError);
+  }
 
   async enqueue(delivery: WebhookDelivery): Promise<void> {
     await this.queue.add(delivery.type, delivery, {
@@ -40,6 +60,11 @@ export class BullDeliveryQueue implements DeliveryQueue {
       removeOnComplete: { age: KEPT_SECONDS, count: KEPT_JOBS },
       removeOnFail: { age: KEPT_SECONDS, count: KEPT_JOBS },
     });
+  }
+
+  onApplicationShutdown(): void {
+    this.queue.off('error', queueError);
+    this.releaseConsole();
   }
 }
 
@@ -52,5 +77,10 @@ export class WebhookProcessor extends WorkerHost {
 
   async process(job: Job<WebhookDelivery>): Promise<void> {
     await this.sender.attempt(job.data, job.attemptsMade + 1, job.opts.attempts ?? 1);
+  }
+
+  @OnWorkerEvent('error')
+  onError(error: Error): void {
+    queueError(error);
   }
 }
