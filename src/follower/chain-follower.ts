@@ -8,6 +8,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { Block, PublicClient, Transaction } from 'viem';
 import { ChainRegistry, type ChainInfo } from '../evm';
+import { ActionRegistry } from '../kit/action.registry';
 import { limitLog } from '../telemetry/logging/log-limiter';
 import { logText } from '../telemetry/logging/log-text';
 import type { BlockSubscriber, FollowedBlock } from './followed-block';
@@ -40,6 +41,7 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
 
   constructor(
     private readonly chains: ChainRegistry,
+    private readonly actions: ActionRegistry,
     @Inject(FOLLOWER_CONFIG) private readonly config: FollowerConfig,
     @Inject(FOLLOWER_STATE) private readonly state: FollowerState,
     private readonly metrics: FollowerMetrics,
@@ -74,8 +76,11 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async passOnce(): Promise<void> {
-    if (!this.subscriber) return;
-    for (const chain of this.chains.all()) {
+    const chains = this.followed();
+    const ids = chains.map((chain) => chain.chainId);
+    const watching = await this.subscriber?.watching(ids).catch(() => false);
+    if (!this.subscriber || !watching) return;
+    for (const chain of chains) {
       if (this.stopped) return;
       await this.follow(chain, this.subscriber).catch((error: unknown) => {
         limitLog(this.logger).warn(
@@ -86,6 +91,17 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
+  /** The chains transaction actions answer on: the only ones an intent can name. */
+  private followed(): ChainInfo[] {
+    const ids = new Set(
+      this.actions
+        .actions()
+        .filter((action) => action.responseType !== 'data')
+        .map((action) => action.chains.source),
+    );
+    return this.chains.all().filter((chain) => ids.has(chain.chainId));
+  }
+
   private async follow(chain: ChainInfo, subscriber: BlockSubscriber): Promise<void> {
     const { chainId } = chain;
     const leaseMs = Math.max(10_000, this.config.pollMs * 5);
@@ -93,7 +109,10 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
     const client = this.chains.client(chain);
     const head = await client.getBlockNumber({ cacheTime: 0 });
     let cursor = await this.state.cursor(chainId);
-    let next = cursor ? cursor.number + 1n : head;
+    // A first start reads back OUTCOME_REORG_DEPTH blocks: what was mined since the first
+    // intents were answered, before the first pass.
+    const back = BigInt(this.config.reorgDepth);
+    let next = cursor ? cursor.number + 1n : head > back ? head - back : 0n;
     const catchup = BigInt(this.config.catchupBlocks);
     if (cursor && head - cursor.number > catchup) {
       next = head - catchup + 1n;

@@ -25,6 +25,11 @@ export interface FollowedBlock {
  * the next one, so each must be idempotent.
  */
 export interface BlockSubscriber {
+  /**
+   * Whether anything waits on these chains (an open intent, or one a reorg could still undo):
+   * with nothing, a pass makes no call at all.
+   */
+  watching(chainIds: readonly number[]): Promise<boolean>;
   block(block: FollowedBlock): Promise<void>;
   head(chainId: number, head: bigint): Promise<void>;
   rewound(chainId: number, ancestor: bigint): Promise<void>;

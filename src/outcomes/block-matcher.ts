@@ -40,6 +40,10 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
     this.follower.subscribe(this);
   }
 
+  watching(chainIds: readonly number[]): Promise<boolean> {
+    return this.store.hasWork(chainIds);
+  }
+
   async block(block: FollowedBlock): Promise<void> {
     const senders = [...new Set(block.transactions.map((tx) => tx.from.toLowerCase()))];
     if (senders.length === 0) return;

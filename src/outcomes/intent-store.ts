@@ -37,6 +37,8 @@ export interface IntentStore {
   openOf(chainId: number, users: readonly string[]): Promise<StoredIntent[]>;
   /** The intents seen in a block at or above `from` on a chain, settled or not. */
   seenFrom(chainId: number, from: bigint): Promise<StoredIntent[]>;
+  /** Whether any intent is open, or seen on one of these chains within reach of a reorg. */
+  hasWork(chainIds: readonly number[]): Promise<boolean>;
   /** Forgets the settled intents seen below block `below` (no reorg reaches them any more). */
   trimSeen(chainId: number, below: bigint): Promise<void>;
 }

@@ -79,7 +79,7 @@ describe('IntentsService', () => {
     const { service, store } = setup([]);
     await service.record(storedIntent(ID, { createdAt: Date.now() }));
     await service.move((await store.get(ID))!, { status: 'confirmed', hash: HASH });
-    const other = `0x${'bb'.repeat(32)}`;
+    const other: Hash = `0x${'bb'.repeat(32)}`;
     expect(statusOf(await service.report(ID, other).catch((e: unknown) => e))).toBe(409);
   });
 

@@ -88,6 +88,11 @@ export class MemoryIntentStore implements IntentStore {
     return this.read(seen.map(([id]) => id));
   }
 
+  hasWork(chainIds: readonly number[]): Promise<boolean> {
+    const seen = chainIds.some((id) => (this.seen.get(id)?.size ?? 0) > 0);
+    return Promise.resolve(this.due.size > 0 || seen);
+  }
+
   trimSeen(chainId: number, below: bigint): Promise<void> {
     const seen = this.seen.get(chainId);
     for (const [id, block] of seen ?? []) {

@@ -125,6 +125,11 @@ export class RedisIntentStore implements IntentStore {
     return versions.map(readIntent);
   }
 
+  async hasWork(chainIds: readonly number[]): Promise<boolean> {
+    const keys = [RedisIntentStore.DUE, ...chainIds.map(seenKey)];
+    return (await this.redis.exists(...keys)) > 0;
+  }
+
   async trimSeen(chainId: number, below: bigint): Promise<void> {
     await this.scripted.intentTrimSeen(seenKey(chainId), this.prefix, below.toString());
   }

@@ -48,6 +48,10 @@ export class ResilientIntentStore implements IntentStore {
     return this.guard(() => this.store.seenFrom(chainId, from));
   }
 
+  hasWork(chainIds: readonly number[]): Promise<boolean> {
+    return this.guard(() => this.store.hasWork(chainIds));
+  }
+
   trimSeen(chainId: number, below: bigint): Promise<void> {
     return this.guard(() => this.store.trimSeen(chainId, below));
   }

@@ -6,6 +6,7 @@
  * Options: --rounds 3 --duration 10 --warmup 3 --sustain 60 (0 skips the decay run),
  * --only memory,fastify (row ids: see bench.specs.ts), --no-build.
  */
+import { followerCost } from './follower-cost';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
@@ -164,6 +165,7 @@ async function bench(): Promise<void> {
   printTable(rows);
   printTargets(rows);
   if (sustain > 0) console.log(await decay());
+  console.log(await followerCost());
 }
 
 main().catch((error: unknown) => {

@@ -227,10 +227,10 @@ describe('Transaction outcomes', () => {
       `Intent ${answer.intent} answered → submitted`,
       `Intent ${answer.intent} submitted → confirmed`,
     ]);
+    // Other intents of the suite settle on their own meanwhile: the metric moved at least by these.
     const after = await transitions();
-    expect([after.submitted - before.submitted, after.confirmed - before.confirmed]).toEqual([
-      1, 1,
-    ]);
+    expect(after.submitted - before.submitted).toBeGreaterThanOrEqual(1);
+    expect(after.confirmed - before.confirmed).toBeGreaterThanOrEqual(1);
   }, 120_000);
 
   it("another transaction of the user's: 422 HASH_MISMATCH, the intent stays open, its own transaction confirms it", async () => {

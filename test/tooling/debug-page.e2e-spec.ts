@@ -116,8 +116,8 @@ describeWithBrowser()('Debugger page in Chromium', () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    // The chain's node is a closed loopback port: the page's report of the fake wallet's hash
-    // is verified against nothing on the internet (the intent stays submitted).
+    // The chain's node is a closed loopback port: the fake wallet's transaction is never mined,
+    // and the page, which reports nothing, shows the intent as the service sees it: answered.
     app = await createTestApp({
       env: { DEBUG_UI: 'true', RPC_URL_43113: await closedRpcUrl() },
       actions,
@@ -240,14 +240,15 @@ describeWithBrowser()('Debugger page in Chromium', () => {
     expect(await cell(decoded, 'gas')).toBe('65000');
     await page.locator('button.send-wallet').click();
     await page.locator('.wallet-result', { hasText: 'Sent:' }).waitFor();
-    // The page reports the hash for the answer's intent and shows where the intent stands.
+    // The page shows where the answer's intent stands, without reporting the wallet's hash.
     const status = answer('/api/debug-transfer').locator('.intent-status[data-status]');
     await status.waitFor();
-    expect(await status.getAttribute('data-status')).toBe('submitted');
-    const intent = (await status.textContent())?.match(/^Intent ([\w-]{32}): submitted$/)?.[1];
+    expect(await status.getAttribute('data-status')).toBe('answered');
+    const intent = (await status.textContent())?.match(/^Intent ([\w-]{32}): answered$/)?.[1];
     expect(intent).toBeDefined();
     const read = await app.inject({ method: 'GET', url: `/api/transactions/${intent}` });
-    expect(read.json()).toMatchObject({ data: { status: 'submitted', hash: FAKE_WALLET.hash } });
+    expect(read.json()).toMatchObject({ data: { status: 'answered' } });
+    expect(read.json().data.hash).toBeUndefined();
     const calls = await page.evaluate(
       () => (globalThis as unknown as { walletCalls: unknown[] }).walletCalls,
     );

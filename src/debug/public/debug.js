@@ -449,7 +449,7 @@
           params: [{ from, ...decoded.walletRequest }],
         });
         out.textContent = `Sent: ${hash}`;
-        if (intent) followIntent(intent, hash, status);
+        if (intent) followIntent(intent, status);
       } catch (error) {
         out.className = 'note wallet-result failure';
         out.textContent = `The wallet refused: ${(error && error.message) || error}`;
@@ -463,8 +463,12 @@
 
   const PENDING = ['answered', 'submitted'];
 
-  /** Reports the wallet's hash for the answer's intent (X-Action-Intent), then polls its status. */
-  async function followIntent(intent, hash, line) {
+  /**
+   * Shows where the answer's intent (X-Action-Intent) stands until it settles. Nothing is
+   * reported: the service sees the wallet's transaction on the chain itself, as it must for the
+   * platform's SDK, which cannot report.
+   */
+  async function followIntent(intent, line) {
     const url = `/api/transactions/${encodeURIComponent(intent)}`;
     const show = (answer) => {
       const data = answer && answer.success ? answer.data : undefined;
@@ -476,13 +480,8 @@
       return !data || !PENDING.includes(data.status);
     };
     try {
-      const report = await fetch(url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ hash }),
-      });
       // Five minutes of polls at most: what is still pending after that, the GET route tells.
-      for (let polls = 0, done = show(await report.json()); !done; polls++) {
+      for (let polls = 0, done = show(await (await fetch(url)).json()); !done; polls++) {
         if (polls === 150) {
           line.textContent += ' (stopped watching)';
           return;
