@@ -1,7 +1,7 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EventEmitter, once } from 'node:events';
-import { type HDAccount, type Hash, keccak256 } from 'viem';
+import type { HDAccount, Hash } from 'viem';
 import { sendTokenAction } from '../../src/actions/send-token/send-token.action';
 import { SendTokenModule } from '../../src/actions/send-token/send-token.module';
 import {
@@ -11,7 +11,7 @@ import {
   type TransactionOutcome,
 } from '../../src/outcomes';
 import type { LocalChain } from '../../src/testing/evm/local-chain';
-import { deserializeTransaction } from '../../src/testing/evm/wallet';
+import { signAnswer } from './chain-driver.helper';
 import { type ActionAnswer, runAction } from './platform';
 
 /** Every outcome the hook below was told of, across the apps of a suite, in order. */
@@ -95,20 +95,8 @@ export async function sendAnyway(
   serialized: string,
   { waitForReceipt = true }: { waitForReceipt?: boolean } = {},
 ): Promise<Hash> {
-  const tx = deserializeTransaction(serialized);
+  const { raw, hash } = await signAnswer(chain, account, serialized);
   const client = chain.publicClient;
-  const [nonce, fees] = await Promise.all([
-    client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
-    client.estimateFeesPerGas(),
-  ]);
-  const raw = await account.signTransaction({
-    ...tx,
-    type: 'eip1559',
-    nonce,
-    gas: 300_000n,
-    ...fees,
-  });
-  const hash = keccak256(raw);
   await client.sendRawTransaction({ serializedTransaction: raw }).catch(() => undefined);
   if (waitForReceipt) await client.waitForTransactionReceipt({ hash });
   return hash;
