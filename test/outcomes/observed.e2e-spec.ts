@@ -20,9 +20,16 @@ import {
   heardOutcomes,
   readIntent,
   reportHash,
+  BestSwapWithHookModule,
   SendTokenWithHookModule,
   sendTokenIntent,
 } from '../support/outcomes.helper';
+import {
+  platformAcceptsTransaction,
+  proxyExecution,
+  sendRaw as sendRequest,
+} from '../support/platform-sdk.helper';
+import { ActionRegistry } from '../../src/kit/action.registry';
 import {
   deleteKeys,
   describeWithRedis,
@@ -66,7 +73,7 @@ describeWithRedis()('Outcomes seen on the chain, never reported (two replicas, R
       WEBHOOK_SECRET: SECRET,
       WEBHOOK_BACKOFF_MS: '20',
     };
-    const actions = [SendTokenWithHookModule];
+    const actions = [SendTokenWithHookModule, BestSwapWithHookModule];
     apps = await Promise.all([createTestApp({ env, actions }), createTestApp({ env, actions })]);
   }, 60_000);
 
@@ -118,6 +125,63 @@ describeWithRedis()('Outcomes seen on the chain, never reported (two replicas, R
       'followed',
     );
     expect(heardOf(answer.intent, 'confirmed')).toBe(1);
+  });
+
+  it("through the platform's request, whose SDK hands the mini-app only the body: confirmed all the same", async () => {
+    await apps[0].listen(0, '127.0.0.1');
+    const { port } = apps[0].getHttpServer().address() as { port: number };
+    const action = apps[0]
+      .get(ActionRegistry)
+      .actions()
+      .find((a) => a.path === '/api/send-token')!;
+    const request = proxyExecution(
+      action,
+      { token: 'AVAX', recipient: recipient(), amount: '0.2' },
+      { userAddress: user.address, sourceChain: 43113 },
+    );
+    // All the mini-app gets: the parsed body. No header, so no intent id, and no report.
+    const body = JSON.parse((await sendRequest(port, request)).body) as Record<string, unknown>;
+    expect(platformAcceptsTransaction(body)).toBe(true);
+    const { receipt } = await signAndSend(chain, user, body.serializedTransaction as string);
+    await until(
+      () =>
+        Promise.resolve(
+          heardOutcomes.some(
+            (o) => o.status === 'confirmed' && o.intent.hash === receipt.transactionHash,
+          ),
+        ),
+      'the hook heard the confirmed transfer',
+    );
+  });
+
+  it('a best-swap approval and the swap after it, neither reported: both confirmed', async () => {
+    const swapper = testChain.users[2];
+    const path = '/api/best-swap?tokenIn=WAVAX&tokenOut=USDC&amountIn=1';
+    const run = async (): Promise<{ intent: string; body: Record<string, unknown> }> => {
+      const response = await apps[1].inject({
+        method: 'POST',
+        url: path,
+        headers: { 'x-wallet-address': swapper.address },
+      });
+      expect(response.statusCode).toBe(200);
+      return {
+        intent: response.headers['x-action-intent'] as string,
+        body: response.json<Record<string, unknown>>(),
+      };
+    };
+    const approval = await run();
+    expect((approval.body.params as { functionName: string }).functionName).toBe('approve');
+    await signAndSend(chain, swapper, approval.body.serializedTransaction as string);
+    await heard(approval.intent, 'confirmed');
+    const swap = await run();
+    expect((swap.body.params as { functionName: string }).functionName).not.toBe('approve');
+    const { receipt } = await signAndSend(
+      chain,
+      swapper,
+      swap.body.serializedTransaction as string,
+    );
+    const outcome = await heard(swap.intent, 'confirmed');
+    expect(outcome.intent.hash).toBe(receipt.transactionHash);
   });
 
   it('one replica follows the chain at a time (the lease in Redis)', async () => {

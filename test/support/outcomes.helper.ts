@@ -2,6 +2,8 @@ import { Global, Injectable, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EventEmitter, once } from 'node:events';
 import type { HDAccount, Hash } from 'viem';
+import { bestSwapAction } from '../../src/actions/best-swap/best-swap.action';
+import { BestSwapModule } from '../../src/actions/best-swap/best-swap.module';
 import { sendTokenAction } from '../../src/actions/send-token/send-token.action';
 import { SendTokenModule } from '../../src/actions/send-token/send-token.module';
 import {
@@ -49,6 +51,19 @@ export class RecordingSinkModule {}
 
 @Module({ imports: [SendTokenModule], providers: [OutcomeRecorder] })
 export class SendTokenWithHookModule {}
+
+/** The same hook on best-swap: its approval and its swap are two transaction answers. */
+@Injectable()
+export class SwapOutcomeRecorder {
+  @OnTransactionOutcome(bestSwapAction)
+  record(outcome: TransactionOutcome): void {
+    heardOutcomes.push(outcome);
+    outcomeEvents.emit(`${outcome.intent.id}:${outcome.status}`, outcome);
+  }
+}
+
+@Module({ imports: [BestSwapModule], providers: [SwapOutcomeRecorder] })
+export class BestSwapWithHookModule {}
 
 /** Resolves once the hook heard `status` for `intent` (or at once if it already has). */
 export async function heard(intent: string, status: string): Promise<TransactionOutcome> {
