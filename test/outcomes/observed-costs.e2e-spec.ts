@@ -1,4 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import Redis from 'ioredis';
 import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import type { Address } from 'viem';
@@ -11,6 +12,7 @@ import { createTestApp } from '../support/app.factory';
 import { SendTokenWithHookModule } from '../support/outcomes.helper';
 import { freePort, startRedisServer, stopRedisServer } from '../support/redis.helper';
 import { RpcRecorder } from '../support/rpc.recorder';
+import { RedisStatus } from '../../src/telemetry/redis/redis.provider';
 
 const FUJI = 43113;
 const address = (): Address => privateKeyToAccount(generatePrivateKey()).address;
@@ -162,5 +164,49 @@ describe('Outcome costs', () => {
         expect(response.json()).toMatchObject({ data: { code: 'SERVICE_UNAVAILABLE' } });
       }
     }, 60_000);
+  });
+
+  describe('a full Redis (noeviction at its maxmemory)', () => {
+    let redis: ChildProcess;
+    let admin: Redis;
+    let app: NestFastifyApplication;
+
+    beforeAll(async () => {
+      const port = await freePort();
+      redis = await startRedisServer(port);
+      admin = new Redis(port, '127.0.0.1');
+      app = await createTestApp({
+        env: { ...testChain.env, REDIS_URL: `redis://127.0.0.1:${port}` },
+        actions: [SendTokenWithHookModule],
+      });
+    }, 60_000);
+
+    afterAll(async () => {
+      await app?.close();
+      await admin?.quit();
+      if (redis) await stopRedisServer(redis);
+    });
+
+    it('refuses intents it cannot write, and is not reported down for it: it answered', async () => {
+      const used = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))![1]);
+      await admin.config('SET', 'maxmemory-policy', 'noeviction');
+      await admin.config('SET', 'maxmemory', String(used + 200_000));
+      const filler = 'x'.repeat(10_000);
+      for (let i = 0; ; i++) {
+        const full = await admin.set(`filler:${i}`, filler).then(
+          () => false,
+          (error: Error) => /OOM/.test(error.message),
+        );
+        if (full) break;
+      }
+      const response = await app.inject({
+        method: 'POST',
+        url: `/api/send-token?token=AVAX&recipient=${address()}&amount=0.01`,
+        headers: { 'x-wallet-address': testChain.users[0].address },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['x-action-intent']).toBeUndefined();
+      expect(app.get(RedisStatus).state()).toBe('up');
+    });
   });
 });

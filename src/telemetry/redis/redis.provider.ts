@@ -8,6 +8,8 @@ import {
 import type Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import { EvictionPolicyCheck } from './eviction-policy.check';
+import { limitLog } from '../logging/log-limiter';
+import { logText } from '../logging/log-text';
 
 /** Injection token of the shared ioredis client; `null` when REDIS_URL is unset. */
 export const REDIS = Symbol('REDIS');
@@ -107,8 +109,14 @@ export class RedisStatus implements OnModuleInit, OnApplicationShutdown, RedisBr
     return this.connected && !this.open && this.redis?.status === 'ready';
   }
 
-  /** A command failed while connected: stop sending until a PING is answered. */
+  /** A command went unanswered while connected: stop sending until a PING is answered. */
   failed(error: unknown): void {
+    // Redis answered, with an error (OOM at maxmemory under noeviction, a wrong type): it is up,
+    // and waits on nothing. Opening the breaker would report a full Redis as a dead one.
+    if ((error as Error | undefined)?.name === 'ReplyError') {
+      limitLog(this.logger).warn('reply', `A command was refused: ${logText(String(error))}`);
+      return;
+    }
     if (!this.usable()) return;
     this.open = true;
     this.report(`not answering: ${(error as Error)?.message ?? String(error)}`);
