@@ -6,20 +6,19 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { Block, PublicClient, Transaction } from 'viem';
+import type { PublicClient } from 'viem';
 import { ChainRegistry, type ChainInfo } from '../evm';
 import { ActionRegistry } from '../kit/action.registry';
 import { limitLog } from '../telemetry/logging/log-limiter';
 import { logText } from '../telemetry/logging/log-text';
-import type { BlockSubscriber, FollowedBlock } from './followed-block';
+import { type BlockSubscriber, toFollowedBlock } from './followed-block';
+import { forkPoint } from './fork-point';
 import { FOLLOWER_CONFIG, type FollowerConfig } from './follower.config';
 import { FollowerMetrics } from './follower.metrics';
 import { FOLLOWER_STATE, type FollowerCursor, type FollowerState } from './follower-state';
 
 /** Blocks one pass reads at most: a pass far behind still ends soon, and the lease is renewed. */
 const BLOCKS_PER_PASS = 100n;
-
-type FullBlock = Block<bigint, true, 'latest'>;
 
 /**
  * Follows every served chain block by block, so the service learns what its users sent without
@@ -38,6 +37,8 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
   /** Passes run one after another: a test's pass waits for the scheduled one, never overlaps it. */
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** Chains whose last pass here found nothing to watch, so made no call. */
+  private readonly idle = new Set<number>();
 
   constructor(
     private readonly chains: ChainRegistry,
@@ -76,13 +77,25 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async passOnce(): Promise<void> {
+    const subscriber = this.subscriber;
+    if (!subscriber) return;
     const chains = this.followed();
     const ids = chains.map((chain) => chain.chainId);
-    const watching = await this.subscriber?.watching(ids).catch(() => false);
-    if (!this.subscriber || !watching) return;
+    let watching: boolean;
+    try {
+      watching = await subscriber.watching(ids);
+    } catch (error) {
+      // Not idle: what is open is unknown (Redis out), so the cursor is kept for the catch-up.
+      limitLog(this.logger).warn('watching', `No pass: ${logText(safeText(error))}`);
+      return;
+    }
+    if (!watching) {
+      for (const id of ids) this.idle.add(id);
+      return;
+    }
     for (const chain of chains) {
       if (this.stopped) return;
-      await this.follow(chain, this.subscriber).catch((error: unknown) => {
+      await this.follow(chain, subscriber).catch((error: unknown) => {
         limitLog(this.logger).warn(
           `pass ${chain.chainId}`,
           `Following chain ${chain.chainId} failed this pass: ${logText(safeText(error))}`,
@@ -113,6 +126,12 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
     // intents were answered, before the first pass.
     const back = BigInt(this.config.reorgDepth);
     let next = cursor ? cursor.number + 1n : head > back ? head - back : 0n;
+    // Back from idle: nothing was open, so nothing older than the last pass matters; reading back
+    // OUTCOME_REORG_DEPTH blocks covers the time since (the catch-up is for restarts and outages).
+    if (this.idle.delete(chainId) && cursor && head - back > next) {
+      next = head - back;
+      cursor = undefined;
+    }
     const catchup = BigInt(this.config.catchupBlocks);
     if (cursor && head - cursor.number > catchup) {
       next = head - catchup + 1n;
@@ -130,7 +149,7 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
         next = cursor.number + 1n;
         continue;
       }
-      await subscriber.block(followed(chainId, block));
+      await subscriber.block(toFollowedBlock(chainId, block));
       cursor = { number: block.number, hash: block.hash };
       await this.state.advance(chainId, cursor, this.config.reorgDepth);
       this.metrics.followed(chainId);
@@ -139,12 +158,7 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
     await subscriber.head(chainId, head);
   }
 
-  /**
-   * The block below `cursor` that both chains share (the newest remembered hash the node still
-   * has), handed to the subscriber to undo what it saw above it. Deeper than OUTCOME_REORG_DEPTH,
-   * the oldest remembered block's parent is taken as shared: logged, since outcomes settled
-   * below it stay as they are.
-   */
+  /** Hands the subscriber the fork point to undo what it saw above it, and moves back to it. */
   private async rewind(
     chain: ChainInfo,
     client: PublicClient,
@@ -153,24 +167,16 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
   ): Promise<FollowerCursor> {
     const { chainId } = chain;
     this.metrics.reorged(chainId);
-    let number = cursor.number - 1n;
-    for (; number >= 0n; number -= 1n) {
-      const kept = await this.state.hashAt(chainId, number);
-      const canonical = await client.getBlock({ blockNumber: number });
-      if (!kept) {
-        this.logger.error(
-          `Chain ${chainId}: a reorg deeper than OUTCOME_REORG_DEPTH (${this.config.reorgDepth}) blocks below ${cursor.number}; outcomes settled before block ${number} are not revisited`,
-        );
-      }
-      if (!kept || kept === canonical.hash) {
-        const ancestor = { number, hash: canonical.hash };
-        this.logger.warn(`Chain ${chainId}: reorg; blocks after ${number} left the chain`);
-        await subscriber.rewound(chainId, number);
-        await this.state.rewind(chainId, ancestor);
-        return ancestor;
-      }
+    const { ancestor, deep } = await forkPoint(this.state, client, chainId, cursor);
+    if (deep) {
+      this.logger.error(
+        `Chain ${chainId}: a reorg deeper than OUTCOME_REORG_DEPTH (${this.config.reorgDepth}) blocks below ${cursor.number}; outcomes settled before block ${ancestor.number} are not revisited`,
+      );
     }
-    throw new Error(`Chain ${chainId}: no block is shared with the node's chain`);
+    this.logger.warn(`Chain ${chainId}: reorg; blocks after ${ancestor.number} left the chain`);
+    await subscriber.rewound(chainId, ancestor.number);
+    await this.state.rewind(chainId, ancestor);
+    return ancestor;
   }
 
   private schedule(delayMs = this.config.pollMs): void {
@@ -183,22 +189,6 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
     }, delayMs);
     this.timer.unref();
   }
-}
-
-function followed(chainId: number, block: FullBlock): FollowedBlock {
-  return {
-    chainId,
-    number: block.number,
-    hash: block.hash,
-    transactions: block.transactions.map((tx: Transaction) => ({
-      hash: tx.hash,
-      from: tx.from,
-      to: tx.to,
-      input: tx.input,
-      value: tx.value,
-      nonce: tx.nonce,
-    })),
-  };
 }
 
 /** viem's errors quote the node's URL (keys included): only the error's kind and short text. */

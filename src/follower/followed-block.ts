@@ -1,4 +1,4 @@
-import type { Address, Hash, Hex } from 'viem';
+import type { Address, Block, Hash, Hex, Transaction } from 'viem';
 
 /** A transaction of a followed block: what matching it against open intents needs, no more. */
 export interface FollowedTransaction {
@@ -33,4 +33,24 @@ export interface BlockSubscriber {
   block(block: FollowedBlock): Promise<void>;
   head(chainId: number, head: bigint): Promise<void>;
   rewound(chainId: number, ancestor: bigint): Promise<void>;
+}
+
+/** A block as viem reads it with its transactions, cut to what the subscriber needs. */
+export function toFollowedBlock(
+  chainId: number,
+  block: Block<bigint, true, 'latest'>,
+): FollowedBlock {
+  return {
+    chainId,
+    number: block.number,
+    hash: block.hash,
+    transactions: block.transactions.map((tx: Transaction) => ({
+      hash: tx.hash,
+      from: tx.from,
+      to: tx.to,
+      input: tx.input,
+      value: tx.value,
+      nonce: tx.nonce,
+    })),
+  };
 }

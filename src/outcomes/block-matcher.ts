@@ -51,7 +51,7 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
       ({ intent }) => intent.blockNumber === undefined,
     );
     if (open.length === 0) return;
-    const moves: Promise<boolean>[] = [];
+    const moves: Promise<unknown>[] = [];
     for (const tx of block.transactions) {
       for (const [stored, seenAs] of claimed(open, tx)) {
         open.splice(open.indexOf(stored), 1);

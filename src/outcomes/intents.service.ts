@@ -93,7 +93,8 @@ export class IntentsService {
           blockHash: tx.blockHash ?? undefined,
         }),
       };
-      if (await this.move(stored, next)) return { intent: next, known: true };
+      const moved = await this.move(stored, next);
+      if (moved) return { intent: moved, known: true };
       stored = await this.find(id);
     }
   }
@@ -115,14 +116,17 @@ export class IntentsService {
   }
 
   /**
-   * Moves an intent (a compare-and-set); false when another write won. An open intent stays on
-   * the expiry schedule, a settled one leaves it and its hooks run.
+   * Moves an intent (a compare-and-set): the intent written, or undefined when another write
+   * won. An open intent stays on the expiry schedule, a settled one leaves it and its hooks run.
    */
-  async move(stored: StoredIntent, change: Partial<TransactionIntent>): Promise<boolean> {
+  async move(
+    stored: StoredIntent,
+    change: Partial<TransactionIntent>,
+  ): Promise<TransactionIntent | undefined> {
     const next: TransactionIntent = { ...stored.intent, ...change, updatedAt: Date.now() };
     const settled = isSettled(next.status);
     if (!(await this.store.replace(stored, next, settled ? null : this.deadline(next)))) {
-      return false;
+      return undefined;
     }
     this.transitioned(stored.intent, next);
     if (settled) {
@@ -137,7 +141,7 @@ export class IntentsService {
         );
       });
     }
-    return true;
+    return next;
   }
 
   private transitioned(from: TransactionIntent, to: TransactionIntent): void {
