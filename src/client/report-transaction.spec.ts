@@ -35,7 +35,7 @@ const view = {
 const envelope = {
   success: true,
   data: view,
-  message: 'The transaction is submitted',
+  message: 'The transaction is on the chain, waiting for its confirmations',
   statusCode: 200,
 };
 

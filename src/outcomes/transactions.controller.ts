@@ -20,7 +20,7 @@ import { GuardedRoute } from '../kit/guarded-route';
 import { dataEnvelope } from '../kit/response-metadata';
 import { isIntentId, isTransactionHash } from './intent-id';
 import { IntentsService } from './intents.service';
-import type { TransactionIntent } from './outcome.types';
+import type { IntentStatus, TransactionIntent } from './outcome.types';
 
 export const TRANSACTIONS_PATH = '/api/transactions';
 
@@ -34,6 +34,16 @@ export interface IntentView {
   blockNumber?: string;
   updatedAt: number;
 }
+
+/** What each status says to a person reading the envelope's `message`. */
+export const STATUS_SENTENCES: Record<IntentStatus, string> = {
+  answered: 'The transaction has not been seen on the chain yet',
+  submitted: 'The transaction is on the chain, waiting for its confirmations',
+  confirmed: 'The transaction is confirmed',
+  reverted: 'The transaction was mined and reverted',
+  replaced: 'Another transaction of the wallet took its place',
+  expired: 'The transaction was not seen on the chain in time',
+};
 
 /** Wraps the routes' results in the data-mode envelope, the same one data actions answer. */
 @Injectable()
@@ -67,8 +77,8 @@ export class TransactionsController {
     const hash = hashOf(req);
     const { intent, known } = await this.intents.report(id, hash);
     const message = known
-      ? `The transaction is ${intent.status}`
-      : `The chain does not know this transaction yet; the intent is ${intent.status} and the service watches the chain for it`;
+      ? STATUS_SENTENCES[intent.status]
+      : `The chain does not know this transaction yet. ${STATUS_SENTENCES[intent.status]}`;
     return { data: view(intent), message };
   }
 
@@ -77,7 +87,7 @@ export class TransactionsController {
   async read(@Param('intent') id: string): Promise<ActionResult> {
     checkId(id);
     const intent = await this.intents.read(id);
-    return { data: view(intent), message: `The transaction is ${intent.status}` };
+    return { data: view(intent), message: STATUS_SENTENCES[intent.status] };
   }
 }
 

@@ -129,7 +129,7 @@ describe('Transaction outcomes', () => {
           status: 'answered',
           updatedAt: expect.any(Number),
         },
-        message: 'The transaction is answered',
+        message: 'The transaction has not been seen on the chain yet',
         statusCode: 200,
         metadata: {
           timestamp: expect.any(Number),
