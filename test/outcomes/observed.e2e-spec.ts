@@ -221,6 +221,14 @@ describeWithRedis()('Outcomes seen on the chain, never reported (two replicas, R
     const cancel = await wallet.sendTransaction({ to: user.address, value: 0n, nonce });
     const outcome = await heard(answer.intent, 'replaced');
     expect(outcome.intent.hash).toBe(cancel);
+    // Its webhook names the transaction that took its place, and that transaction's block.
+    const id = `${answer.intent}.replaced`;
+    await receiver.until(() => receiver.of(id).length > 0);
+    expect(JSON.parse(receiver.of(id)[0].body)).toMatchObject({
+      type: 'transaction.replaced',
+      hash: cancel,
+      blockNumber: outcome.intent.blockNumber,
+    });
   });
 
   it('after a reorg, a settled intent whose block left the chain is settled again from the new one', async () => {

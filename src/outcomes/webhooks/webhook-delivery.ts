@@ -44,7 +44,8 @@ export function deliveryBackoff(config: WebhooksConfig): BackoffOptions {
 export function toDelivery({ status, intent, occurredAt }: TransactionOutcome): WebhookDelivery {
   const id = `${intent.id}.${status}`;
   const type: WebhookEventType = `transaction.${status}`;
-  const mined = status === 'confirmed' || status === 'reverted';
+  // A replacement was mined too: its block is the one that settled the intent.
+  const mined = status !== 'expired';
   const event: WebhookEvent = {
     id,
     type,
