@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { loadUploadConfig } from './upload.config';
 
 describe('upload configuration', () => {
@@ -10,6 +11,7 @@ describe('upload configuration', () => {
       maxInflightBytes: 67_108_864,
       maxPerClient: 4,
       spoolThresholdBytes: 65_536,
+      spoolDir: tmpdir(),
     });
     expect(loadUploadConfig({ UPLOAD_MAX_BYTES: '4096', UPLOAD_MAX_FILES: '1' }, 1)).toMatchObject({
       maxBytes: 4096,
@@ -24,9 +26,20 @@ describe('upload configuration', () => {
     ['UPLOAD_MAX_FILES', '1.5'],
     ['UPLOAD_MAX_INFLIGHT_BYTES', 'many'],
     ['UPLOAD_MAX_PER_CLIENT', '0'],
+    ['UPLOAD_SPOOL_DIR', 'spool'],
+    ['UPLOAD_SPOOL_DIR', './tmp/uploads'],
   ])('refuses %s=%s, naming it', (name, value) => {
     expect(() => loadUploadConfig({ [name]: value }, 1)).toThrow(
       new RegExp(`^Invalid upload configuration:\\n  - ${name}=`),
+    );
+  });
+
+  it('writes large files under UPLOAD_SPOOL_DIR, an absolute path (normalised)', () => {
+    expect(loadUploadConfig({ UPLOAD_SPOOL_DIR: '/var/spool/uploads/' }, 1).spoolDir).toBe(
+      '/var/spool/uploads',
+    );
+    expect(() => loadUploadConfig({ UPLOAD_SPOOL_DIR: 'uploads' }, 1)).toThrow(
+      /UPLOAD_SPOOL_DIR="uploads": must be an absolute path/,
     );
   });
 

@@ -1,5 +1,7 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 import { type Env, readEnv, toInt } from './env';
 
 export const UPLOAD_CONFIG = Symbol('UPLOAD_CONFIG');
@@ -43,6 +45,18 @@ class UploadEnv {
   @Min(1)
   @Max(10_000)
   UPLOAD_MAX_PER_CLIENT = 4;
+
+  /**
+   * Directory where files over 64 KiB are written as they arrive, one folder per request
+   * (`dynamic-action-upload-*`, removed after the answer; those left by a killed process are
+   * removed at boot). On a read-only root filesystem mount a writable volume here, sized at least
+   * UPLOAD_MAX_INFLIGHT_BYTES; when it cannot be written such uploads are a 503. Absolute path;
+   * unset: the system temporary directory (`TMPDIR`, else `/tmp`).
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^\//, { message: 'must be an absolute path' })
+  UPLOAD_SPOOL_DIR?: string;
 }
 
 export interface UploadConfig {
@@ -58,6 +72,8 @@ export interface UploadConfig {
   maxPerClient: number;
   /** Files larger than this are written to a temporary directory instead of memory. */
   spoolThresholdBytes: number;
+  /** Where those files are written: each request's folder is made in it. */
+  spoolDir: string;
 }
 
 export function loadUploadConfig(env: Env, maxFieldBytes: number): UploadConfig {
@@ -76,5 +92,7 @@ export function loadUploadConfig(env: Env, maxFieldBytes: number): UploadConfig 
     maxInflightBytes: vars.UPLOAD_MAX_INFLIGHT_BYTES,
     maxPerClient: vars.UPLOAD_MAX_PER_CLIENT,
     spoolThresholdBytes: SPOOL_THRESHOLD_BYTES,
+    // Read at boot, as every setting: the default is TMPDIR's value then.
+    spoolDir: resolve(vars.UPLOAD_SPOOL_DIR ?? tmpdir()),
   };
 }

@@ -1,6 +1,5 @@
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { type FileHandle, open } from 'node:fs/promises';
 import type { UploadConfig } from '../../config/upload.config';
 import type { ActionParameter } from '../../contract/action.types';
 import { ActionException } from '../../contract/action.exception';
@@ -8,7 +7,7 @@ import { ByteCap } from './byte-cap';
 import { badRequest, tooLarge } from './upload-errors';
 import { sniffFile, sniffStoredFile } from './file-sniffer';
 import type { UploadTicket } from './upload-admission';
-import type { UploadSpool } from './upload-spool';
+import type { SpoolFile, UploadSpool } from './upload-spool';
 import { isUploadType, type UploadedFile } from './uploaded-file';
 
 /** What a multipart body carried: text fields by name, and the files of each upload parameter. */
@@ -20,7 +19,10 @@ export interface MultipartBody {
 /** `image`, `image[0]`, `image[]`: the platform sends several files of one parameter as `name[i]`. */
 const FILE_FIELD = /^(.+?)(?:\[\d{0,4}\])?$/;
 
-/** The plugin's and busboy's errors as the contract's: limits are 413, the rest 400. */
+/**
+ * The plugin's and busboy's errors as the contract's: limits are 413, the rest 400. A spool that
+ * cannot be written is already a 503 (upload-spool.ts), never taken for a malformed body.
+ */
 function mapped(error: unknown, config: UploadConfig): unknown {
   if (error instanceof ActionException) return error;
   const code = (error as { code?: unknown }).code;
@@ -53,7 +55,7 @@ async function readFile(
   const limit = Math.min(param.maxSize ?? config.maxBytes, config.maxBytes);
   const head: Buffer[] = [];
   let size = 0;
-  let disk: { path: string; handle: FileHandle } | undefined;
+  let disk: SpoolFile | undefined;
   const stream = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let done = false;
   try {
@@ -71,16 +73,15 @@ async function readFile(
         continue;
       }
       if (!disk) {
-        const path = await spool.path();
-        disk = { path, handle: await open(path, 'wx', 0o600) };
-        await cap.race(disk.handle.write(Buffer.concat(head)));
+        disk = await spool.open(config.spoolDir);
+        await cap.race(disk.write(Buffer.concat(head)));
       }
-      await cap.race(disk.handle.write(next.value));
+      await cap.race(disk.write(next.value));
     }
     done = true;
   } finally {
     if (!done) void stream.return?.().catch(() => undefined);
-    await disk?.handle.close().catch(() => undefined);
+    await disk?.close().catch(() => undefined);
   }
   if (part.file.truncated)
     throw tooLarge(`Upload larger than ${config.maxBytes} bytes`, param.name);

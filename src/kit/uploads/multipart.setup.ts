@@ -2,15 +2,18 @@ import fastifyMultipart from '@fastify/multipart';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { UploadConfig } from '../../config/upload.config';
+import { prepareSpool } from './spool-sweep';
 
 /**
  * Multipart bodies are left unread by Fastify (the plugin's parser only marks the request), so the
- * guards refuse an upload before any of it is read; UploadBodyGuard reads it after them.
+ * guards refuse an upload before any of it is read; UploadBodyGuard reads it after them. Before
+ * the server listens, the spool is cleared of what earlier runs left and checked (spool-sweep.ts).
  */
 export function registerMultipart(fastify: FastifyInstance, config: UploadConfig): void {
   void fastify.register(fastifyMultipart, {
     limits: { fileSize: config.maxBytes, files: config.maxFiles, fields: config.maxFields },
   });
+  fastify.addHook('onReady', () => prepareSpool(config.spoolDir));
 }
 
 /** Whether a request's body is an upload, judged by its head alone (before any body is read). */

@@ -15,3 +15,11 @@ export function badRequest(error: string, param?: string): ActionException {
     ...(param !== undefined && { data: { invalidParams: [param] } }),
   });
 }
+
+/** The spool cannot be written (upload-spool.ts): the service's failure, worth a retry later. */
+export function storageUnavailable(): ActionException {
+  return new ActionException(HttpStatus.SERVICE_UNAVAILABLE, 'Upload storage is unavailable', {
+    message: 'The service cannot receive large files right now, please try again later',
+    code: 'STORAGE_UNAVAILABLE',
+  });
+}
