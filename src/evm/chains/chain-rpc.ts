@@ -36,6 +36,28 @@ const PHRASES: Record<Exclude<RpcFailureKind, 'reverted'>, string> = {
 const withoutUrls = (text: string): string =>
   text.slice(0, 2_000).replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>');
 
+/** The most of a contract's or node's own words a client is shown. */
+export const MAX_REASON_CHARS = 200;
+
+/** C0 and C1 controls, DEL, line separators, bidi marks and overrides: none belongs in a reason. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]+/g;
+
+/**
+ * A contract's or node's words fit for a client, the one cut of every revert shown (ChainRpc.read
+ * and the simulation): controls become spaces, URLs `<url>`, at most `max` characters are kept
+ * (the last an `…` when cut); only the first 2,000 are read, whatever a node sends.
+ */
+export function reasonText(text: string, max = MAX_REASON_CHARS): string {
+  const plain = withoutUrls(text.slice(0, 2_000).replace(CONTROLS, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (plain.length <= max) return plain;
+  // Never half a surrogate pair: it would render as a replacement character.
+  const end = /[\ud800-\udbff]/.test(plain[max - 2]) ? max - 2 : max - 1;
+  return `${plain.slice(0, end)}…`;
+}
+
 /** What went wrong in a call to a node, read through viem's error chain. */
 export function rpcFailureKind(error: unknown): RpcFailureKind {
   if (!(error instanceof BaseError)) return 'rejected';
@@ -61,20 +83,21 @@ const isUpstreamTimeout = (e: unknown): boolean =>
 const nodeSaysReverted = (e: unknown): e is RpcRequestError =>
   e instanceof RpcRequestError && /\brevert/i.test(e.details);
 
-/** The contract's own words for a revert, when it gave any. */
+/** The contract's own words for a revert, when it gave any, cut for a client. */
 function revertReason(error: unknown): string {
   if (!(error instanceof BaseError)) return 'reverted';
   const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
-  if (reverted instanceof ContractFunctionRevertedError && reverted.reason) return reverted.reason;
   const execution = error.walk((e) => e instanceof ExecutionRevertedError);
   const node = error.walk(nodeSaysReverted);
   const text =
-    execution instanceof BaseError
-      ? execution.shortMessage
-      : node instanceof RpcRequestError
-        ? node.details.replace(/^Error: /, '')
-        : 'reverted';
-  return withoutUrls(text).slice(0, 200);
+    reverted instanceof ContractFunctionRevertedError && reverted.reason
+      ? reverted.reason
+      : execution instanceof BaseError
+        ? execution.shortMessage
+        : node instanceof RpcRequestError
+          ? node.details.replace(/^Error: /, '')
+          : 'reverted';
+  return reasonText(text) || 'reverted';
 }
 
 /** Each answer's shape is checked before viem reads it (its formatters trust what nodes send). */
