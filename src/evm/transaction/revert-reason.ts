@@ -4,9 +4,11 @@ import {
   decodeErrorResult,
   type DecodeErrorResultReturnType,
   type Hex,
+  hexToBytes,
   parseAbi,
 } from 'viem';
 import { formatAmount } from './amounts';
+import { reasonText } from '../chains/chain-rpc';
 
 /** The refusal codes of a transaction that would fail: what a client can act on. */
 export type RevertCode = 'INSUFFICIENT_BALANCE' | 'INSUFFICIENT_ALLOWANCE' | 'WOULD_REVERT';
@@ -15,9 +17,19 @@ export interface RevertExplanation {
   code: RevertCode;
   /** Words for the user. */
   reason: string;
-  /** The decoded revert as the contract said it (`Error("…")`, `Panic(0x11)`), for the logs. */
+  /** The decoded revert as the contract said it (`Error(…)`, `Panic(17)`), for the logs. */
   raw: string;
 }
+
+/**
+ * Revert data is the contract's to choose, megabytes included: only its first MAX_DECODED_BYTES
+ * are decoded (arguments past them leave the error shown by selector), only the first
+ * REASON_BYTES of an `Error(string)`, and `raw` holds at most MAX_RAW_CHARS.
+ */
+const MAX_DECODED_BYTES = 4_096;
+const REASON_BYTES = 2_048;
+const MAX_RAW_CHARS = 300;
+const ERROR_STRING = '0x08c379a0';
 
 /** The token a transaction spends, so a shortfall is said in its units. */
 export interface SpentToken {
@@ -96,7 +108,8 @@ export function revertDataOf(error: unknown): Hex | undefined {
 /**
  * What a revert means for the user: OpenZeppelin's ERC-20 errors, `Error(string)` reasons,
  * panics and the action's own ABI errors. `token` is the ERC-20 the transaction spends, so a
- * shortfall is said in its units; without it, in base units.
+ * shortfall is said in its units; without it, in base units. What it quotes of the contract is
+ * cut by `reasonText`, as ChainRpc.read cuts it.
  */
 export function explainRevert(
   data: Hex | undefined,
@@ -105,11 +118,21 @@ export function explainRevert(
   if (!data || data === '0x') {
     return { code: 'WOULD_REVERT', reason: 'The transaction would fail', raw: 'revert' };
   }
+  const selector = data.slice(0, 10).toLowerCase();
+  const text = selector === ERROR_STRING ? errorString(data) : undefined;
+  if (text !== undefined) {
+    const raw = `Error(${reasonText(text, MAX_RAW_CHARS - 7)})`;
+    const known = REASONS[text.slice(text.lastIndexOf(': ') + 1).trim()];
+    const quoted = reasonText(text);
+    if (known) return { ...known, raw };
+    const reason = quoted ? `The transaction would fail: ${quoted}` : 'The transaction would fail';
+    return { code: 'WOULD_REVERT', reason, raw };
+  }
   let decoded: DecodeErrorResultReturnType;
   try {
-    decoded = decodeErrorResult({ abi: [...ERC20_ERRORS, ...abi], data });
+    const head = data.slice(0, 2 + 2 * MAX_DECODED_BYTES) as Hex;
+    decoded = decodeErrorResult({ abi: [...ERC20_ERRORS, ...abi], data: head });
   } catch {
-    const selector = data.slice(0, 10);
     return {
       code: 'WOULD_REVERT',
       reason: `The transaction would fail (the contract refused it with error ${selector})`,
@@ -117,44 +140,71 @@ export function explainRevert(
     };
   }
   const args: readonly unknown[] = decoded.args ?? [];
-  const raw = `${decoded.errorName}(${args.map(String).join(', ')})`.slice(0, 300);
+  const raw = reasonText(`${decoded.errorName}${listText(args, MAX_RAW_CHARS)}`, MAX_RAW_CHARS);
   const amount = (units: unknown): string =>
     token
       ? `${formatAmount(units as bigint, token.decimals)} ${token.symbol}`
       : `${String(units)} base units`;
+  const said = (reason: string, code: RevertCode = 'WOULD_REVERT'): RevertExplanation => ({
+    code,
+    reason,
+    raw,
+  });
   switch (decoded.errorName) {
-    case 'Error': {
-      const text = String(args[0]);
-      const known = REASONS[text.slice(text.lastIndexOf(': ') + 1).trim()];
-      return known
-        ? { ...known, raw }
-        : { code: 'WOULD_REVERT', reason: `The transaction would fail: ${text}`, raw };
-    }
     case 'Panic':
-      return {
-        code: 'WOULD_REVERT',
-        reason: `The transaction would fail: ${PANICS[Number(args[0])] ?? `panic ${String(args[0])}`}`,
-        raw,
-      };
+      return said(
+        `The transaction would fail: ${PANICS[Number(args[0])] ?? `panic ${String(args[0])}`}`,
+      );
     case 'ERC20InsufficientBalance':
-      return {
-        code: 'INSUFFICIENT_BALANCE',
-        reason: `You have ${amount(args[1])}; this needs ${amount(args[2])}`,
-        raw,
-      };
+      return said(
+        `You have ${amount(args[1])}; this needs ${amount(args[2])}`,
+        'INSUFFICIENT_BALANCE',
+      );
     case 'ERC20InsufficientAllowance':
-      return {
-        code: 'INSUFFICIENT_ALLOWANCE',
-        reason: `The contract may spend ${amount(args[1])} of yours; this needs ${amount(args[2])}: approve it first`,
-        raw,
-      };
+      return said(
+        `The contract may spend ${amount(args[1])} of yours; this needs ${amount(args[2])}: approve it first`,
+        'INSUFFICIENT_ALLOWANCE',
+      );
     case 'ERC20InvalidReceiver':
-      return {
-        code: 'WOULD_REVERT',
-        reason: `The token cannot be sent to ${String(args[0])}`,
-        raw,
-      };
+      return said(`The token cannot be sent to ${String(args[0])}`);
     default:
-      return { code: 'WOULD_REVERT', reason: `The transaction would fail: ${raw}`, raw };
+      return said(`The transaction would fail: ${reasonText(raw)}`);
   }
+}
+
+/**
+ * An `Error(string)`'s first REASON_BYTES, read from its head (offset, then length): the string is
+ * never decoded whole. Undefined when the data is not a well-formed Error(string).
+ */
+function errorString(data: Hex): string | undefined {
+  const size = (data.length - 10) / 2;
+  const word = (at: number): number => {
+    const hex = data.slice(10 + 2 * at, 10 + 2 * at + 64);
+    // Past what the data holds, or a length no real string has: not an Error(string).
+    return hex.length === 64 && /^0{48}/.test(hex) ? Number.parseInt(hex, 16) : Infinity;
+  };
+  const start = word(0) + 32;
+  const length = start <= size ? word(start - 32) : Infinity;
+  if (!Number.isInteger(size) || start + length > size) return undefined;
+  const bytes = hexToBytes(
+    `0x${data.slice(10 + 2 * start, 10 + 2 * (start + Math.min(length, REASON_BYTES)))}`,
+  );
+  // `stream`: a character cut in two at REASON_BYTES is left out, not shown as `�`.
+  return new TextDecoder().decode(bytes, { stream: true });
+}
+
+/** Arguments as `(a, b, [c, d])`, at most `room` characters, reading no more than that of them. */
+function listText(items: readonly unknown[], room: number, [open, close] = '()'): string {
+  let text = open;
+  for (const item of items) {
+    if (text.length >= room) break;
+    text += `${text.length > 1 ? ', ' : ''}${argText(item, room - text.length)}`;
+  }
+  return `${text}${close}`.slice(0, room);
+}
+
+function argText(value: unknown, room: number): string {
+  if (Array.isArray(value)) return listText(value, room, '[]');
+  if (typeof value === 'object' && value !== null) return listText(Object.values(value), room);
+  return String(value).slice(0, room);
 }
