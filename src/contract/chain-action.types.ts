@@ -28,10 +28,13 @@ export interface BlockchainAction<A extends Abi = Abi> {
   amount?: number;
 }
 
-/** How the recipient of a transfer is chosen when `to` is not fixed. */
+/**
+ * How the recipient of a transfer is chosen when `to` is not fixed. Field names are the SDK's
+ * (`type` since 2.20.11; an `inputType` makes its validator refuse the whole document).
+ */
 export interface RecipientChoice {
   /** `select` (one of `options`) or `input` (typed in): what the platform's validator accepts. */
-  inputType?: 'select' | 'input';
+  type: 'select' | 'input';
   options?: readonly ParamOption[];
   defaultValue?: Address;
   label?: string;
@@ -41,7 +44,8 @@ export interface RecipientChoice {
 
 /** How the amount of a transfer is chosen when `amount` is not fixed. */
 export interface AmountChoice {
-  inputType?: 'select' | 'radio' | 'input';
+  /** `select` or `radio` (one of `options`), or `input` (typed in); the SDK also takes it unset. */
+  type?: 'select' | 'radio' | 'input';
   /** Values are amounts in whole coins. */
   options?: readonly ParamOption[];
   defaultValue?: number;

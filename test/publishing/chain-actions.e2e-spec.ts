@@ -88,9 +88,20 @@ describe('Chain actions: published in their mini-app’s document', () => {
   it('the document rules refuse what the boot refuses', async () => {
     const doc = await document(app, 'vault');
     const broken = { ...doc, actions: [...doc.actions] };
-    broken.actions[3] = { ...CHOSEN_TRANSFER, recipient: { inputType: 'radio' } } as never;
+    broken.actions[3] = { ...CHOSEN_TRANSFER, recipient: { type: 'radio' } } as never;
     expect(checkPlatformMetadata(broken)).toEqual([
-      'actions[3].recipient.inputType "radio" is not "select" or "input"',
+      'actions[3].recipient.type "radio" is not "select" or "input"',
+    ]);
+    // The SDK's names before 2.20.11: its validator refuses the recipient, drops the amount's radio.
+    broken.actions[3] = {
+      ...CHOSEN_TRANSFER,
+      recipient: { inputType: 'select', options: CHOSEN_TRANSFER.recipient?.options },
+      amountConfig: { inputType: 'radio', options: [{ label: 'One', value: 1 }] },
+    } as never;
+    expect(checkPlatformMetadata(broken)).toEqual([
+      `actions[3].recipient.inputType is the SDK's name before 2.20.11: write type ("select")`,
+      'actions[3].recipient.type undefined is not "select" or "input"',
+      `actions[3].amountConfig.inputType is the SDK's name before 2.20.11: write type ("radio")`,
     ]);
   });
 
@@ -120,7 +131,7 @@ describe('The shipped tip: a transfer in the wallet mini-app, from TIP_RECIPIENT
         chains: { source: 43113 },
         to: RECIPIENT,
         amountConfig: {
-          inputType: 'radio',
+          type: 'radio',
           label: 'Tip (AVAX)',
           options: [
             { label: '0.01 AVAX', value: 0.01 },

@@ -20,7 +20,8 @@ export function tipAction(env: Env): ReturnType<typeof defineChainAction> | unde
     chains: { source: 43113 },
     to: recipient,
     amountConfig: {
-      inputType: 'radio',
+      // `type`, the SDK's name since 2.20.11: an `inputType` here is ignored and the radio lost.
+      type: 'radio',
       label: 'Tip (AVAX)',
       options: TIP_AMOUNTS.map((amount) => ({ label: `${amount} AVAX`, value: amount })),
       defaultValue: TIP_AMOUNTS[0],

@@ -597,11 +597,11 @@
   function transferParam(name, label, fixed, given, type, description) {
     if (fixed !== undefined) return { name, label, type, fixed: true, value: fixed };
     const config = given || {};
-    const chosen = config.inputType === 'select' || config.inputType === 'radio';
+    const chosen = config.type === 'select' || config.type === 'radio';
     return {
       name,
       label: config.label || label,
-      type: chosen ? config.inputType : type,
+      type: chosen ? config.type : type,
       options: config.options,
       value: config.defaultValue,
       description: config.description || description,

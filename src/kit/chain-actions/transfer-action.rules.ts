@@ -1,9 +1,11 @@
 import { amountProblem, checksumProblem } from './chain-values';
 
 /*
- * The platform's TransferActionValidator (sherry-sdk src/validators/transferActionValidator.ts)
- * on a published `transfer` action, every problem reported, plus what the kit adds: checksummed
- * addresses, amounts the client converts to wei exactly, distinct options.
+ * The platform's TransferActionValidator (sherry-sdk 2.27.24-beta.1,
+ * src/validators/transferActionValidator.ts) on a published `transfer` action, every problem
+ * reported, plus what the kit adds: checksummed addresses, amounts the client converts to wei
+ * exactly, labelled and distinct options, a radio of two or more. Field names are the SDK's:
+ * `recipient.type` and `amountConfig.type` since its 2.20.11 (`inputType` before).
  */
 
 type Json = Record<string, unknown>;
@@ -34,16 +36,31 @@ function optionProblems(
   return problems;
 }
 
+/**
+ * `inputType` is the SDK's name before 2.20.11: its validator now reads `type` only, so a recipient
+ * written so refuses the whole document ("Invalid recipient input type: undefined") and an amount
+ * written so silently loses its select or radio.
+ */
+function oldNameProblem(choice: Json, where: string): string | undefined {
+  return 'inputType' in choice
+    ? `${where}.inputType is the SDK's name before 2.20.11: write type (${JSON.stringify(choice.inputType)})`
+    : undefined;
+}
+
 function recipientProblems(recipient: unknown, at: string): string[] {
   const where = `${at}.recipient`;
   if (!isObject(recipient)) return [`${where} is not an object`];
-  const { inputType } = recipient;
-  // The platform's validator takes these two only, whatever its type says.
-  if (inputType !== 'select' && inputType !== 'input') {
-    return [`${where}.inputType ${JSON.stringify(inputType)} is not "select" or "input"`];
+  const renamed = oldNameProblem(recipient, where);
+  const { type } = recipient;
+  // The platform's validator takes these two only (its interface says select or radio), and
+  // refuses the recipient without one.
+  if (type !== 'select' && type !== 'input') {
+    const problem = `${where}.type ${JSON.stringify(type)} is not "select" or "input"`;
+    return renamed ? [renamed, problem] : [problem];
   }
-  const problems =
-    inputType === 'select' ? optionProblems(recipient.options, where, checksumProblem) : [];
+  const problems = renamed ? [renamed] : [];
+  if (type === 'select')
+    problems.push(...optionProblems(recipient.options, where, checksumProblem));
   if (recipient.defaultValue !== undefined) {
     const issue = checksumProblem(recipient.defaultValue);
     if (issue) problems.push(`${where}.defaultValue: ${issue}`);
@@ -54,14 +71,22 @@ function recipientProblems(recipient: unknown, at: string): string[] {
 function amountChoiceProblems(choice: unknown, at: string): string[] {
   const where = `${at}.amountConfig`;
   if (!isObject(choice)) return [`${where} is not an object`];
-  const { inputType } = choice;
-  if (inputType !== undefined && !['select', 'radio', 'input'].includes(inputType as string)) {
-    return [`${where}.inputType ${JSON.stringify(inputType)} is not "select", "radio" or "input"`];
+  const renamed = oldNameProblem(choice, where);
+  const problems = renamed ? [renamed] : [];
+  const { type } = choice;
+  if (type !== undefined && !['select', 'radio', 'input'].includes(type as string)) {
+    return [
+      ...problems,
+      `${where}.type ${JSON.stringify(type)} is not "select", "radio" or "input"`,
+    ];
   }
-  const problems =
-    inputType === 'select' || inputType === 'radio'
-      ? optionProblems(choice.options, where, (value) => amountProblem(value))
-      : [];
+  if (type === 'select' || type === 'radio') {
+    problems.push(...optionProblems(choice.options, where, (value) => amountProblem(value)));
+    const { options } = choice;
+    if (type === 'radio' && Array.isArray(options) && options.length === 1) {
+      problems.push(`${where} is a radio with one option (the kit asks for at least 2)`);
+    }
+  }
   if (choice.defaultValue !== undefined) {
     const issue = amountProblem(choice.defaultValue);
     if (issue) problems.push(`${where}.defaultValue: ${issue}`);
