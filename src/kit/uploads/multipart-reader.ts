@@ -75,6 +75,10 @@ async function readFile(
       if (!disk) {
         disk = await spool.open(config.spoolDir);
         await cap.race(disk.write(Buffer.concat(head)));
+        // The type is read from the file's first bytes, which this chunk may still hold (the
+        // whole file arrives in one chunk from an injected request): copied, not the chunk kept.
+        const before = size - next.value.length;
+        head.push(Buffer.from(next.value.subarray(0, config.spoolThresholdBytes - before)));
       }
       await cap.race(disk.write(next.value));
     }

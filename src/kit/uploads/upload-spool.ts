@@ -41,6 +41,16 @@ export function spoolFailure(error: unknown, dir: string): unknown {
   return storageUnavailable();
 }
 
+const removing = new Set<Promise<void>>();
+
+/**
+ * Settles once every folder removal started so far has: a closing server awaits it, so a request
+ * cut short by the shutdown does not leave its folder to the next boot's sweep.
+ */
+export async function spoolRemovalsSettled(): Promise<void> {
+  await Promise.allSettled([...removing]);
+}
+
 /** One spooled file, written as its bytes arrive. */
 export interface SpoolFile {
   readonly path: string;
@@ -86,8 +96,16 @@ export class UploadSpool {
   }
 
   /** Removes the folder and its files; files opened later are refused. */
-  async remove(): Promise<void> {
+  remove(): Promise<void> {
     this.removed = true;
+    const removal = this.removeFolder();
+    removing.add(removal);
+    const forget = (): void => void removing.delete(removal);
+    removal.then(forget, forget);
+    return removal;
+  }
+
+  private async removeFolder(): Promise<void> {
     const dir = await this.dir?.catch(() => undefined);
     if (dir !== undefined) await rm(dir, { recursive: true, force: true });
     if (this.name !== undefined) liveFolders.delete(this.name);
