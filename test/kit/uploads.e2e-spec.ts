@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { uploadsInFlight, uploadsSettled } from '../../src/kit/uploads/multipart-reader';
+import { SPOOL_PREFIX, spoolRemovalsSettled } from '../../src/kit/uploads/upload-spool';
 import { createTestApp, postJson } from '../support/app.factory';
 import { ADDRESS } from '../fixtures/kit.fixture';
 import { handled, UploadFixtureModule } from '../fixtures/upload.fixture';
@@ -259,7 +260,10 @@ describe('Uploads (multipart/form-data, as the platform sends them)', () => {
   });
 
   it('an upload aborted half-way leaves no temporary file and no read running', async () => {
-    const before = { files: readdirSync(tmpdir()).sort(), handled: handled.count };
+    // This process's folders only: other suites' servers write (and sweep) the same directory.
+    const ours = (): string[] =>
+      readdirSync(tmpdir()).filter((name) => name.startsWith(`${SPOOL_PREFIX}${process.pid}-`));
+    const before = { files: ours(), handled: handled.count };
     const { body, contentType } = await formBody([
       ['document', file(pdf(), 'a.pdf')],
       ['gallery[0]', file(png(30, 30), 'g.png')],
@@ -273,7 +277,8 @@ describe('Uploads (multipart/form-data, as the platform sends them)', () => {
     client.destroy();
     await uploadsSettled();
     expect(uploadsInFlight()).toBe(0);
-    expect(readdirSync(tmpdir()).sort()).toEqual(before.files);
+    await spoolRemovalsSettled();
+    expect(ours()).toEqual(before.files);
     expect(handled.count).toBe(before.handled);
     expect((await upload([['caption', 'still serving']])).status).toBe(200);
   });
