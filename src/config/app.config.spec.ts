@@ -25,7 +25,7 @@ describe('loadConfig', () => {
       keepAliveTimeoutMs: 72_000,
       maxConnections: 10_000,
       listenBacklog: 4096,
-      acceptSockets: 128,
+      acceptSockets: 1,
       allowedHosts: [],
       shutdownDelayMs: 0,
       shutdownDrainMs: 1000,
@@ -206,6 +206,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', DEBUG_UI: 'true' }).debugUi).toBe(true);
     expect(loadConfig({ NODE_ENV: 'test' }).debugUi).toBe(false);
     expect(() => loadConfig({ DEBUG_UI: 'maybe' })).toThrow(/DEBUG_UI/);
+  });
+
+  it('accepts on one socket by default, and refuses more sockets than backlog places to share', () => {
+    expect(loadConfig({ ACCEPT_SOCKETS: '8', LISTEN_BACKLOG: '8' })).toMatchObject({
+      acceptSockets: 8,
+      listenBacklog: 8,
+    });
+    expect(() => loadConfig({ ACCEPT_SOCKETS: '9', LISTEN_BACKLOG: '8' })).toThrow(
+      'ACCEPT_SOCKETS (9) must not exceed LISTEN_BACKLOG (8)',
+    );
   });
 
   it('ignores variables it does not know', () => {

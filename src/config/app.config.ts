@@ -13,7 +13,7 @@ import {
   MinLength,
 } from 'class-validator';
 import type { HostPattern } from '../contract/host-syntax';
-import { type Env, httpUrlRule, readEnv, toBool, toInt } from './env';
+import { ConfigError, type Env, httpUrlRule, readEnv, toBool, toInt } from './env';
 import { MAX_PUBLISHED_URL_LENGTH } from './mini-apps.config';
 import {
   AtMostRequestTimeout,
@@ -160,8 +160,9 @@ class CoreEnv {
 
   /**
    * Connections the kernel holds for the server before it accepts them (the listen backlog,
-   * capped by net.core.somaxconn). Node's 511 overflowed when 2,000 clients connected at once on a
-   * busy server: connections dropped there waited on SYN/ACK retransmits and timed out.
+   * capped by net.core.somaxconn), shared among the ACCEPT_SOCKETS sockets. Node's 511 overflowed
+   * when 2,000 clients connected at once on a busy server: connections dropped there waited on
+   * SYN/ACK retransmits and timed out.
    */
   @IsOptional()
   @Transform(toInt)
@@ -171,16 +172,16 @@ class CoreEnv {
   LISTEN_BACKLOG = 4096;
 
   /**
-   * Listening sockets the server accepts on (SO_REUSEPORT, Linux; 1 elsewhere). libuv accepts one
-   * connection per socket per poll, and a poll under load takes up to 1,024 requests: with one
-   * socket, 2,000 clients connecting to a busy server waited seconds, some past 10 s, to be accepted.
+   * Listening sockets sharing the port (SO_REUSEPORT, Linux; 1 elsewhere), for a pod that faces
+   * clients directly: behind a proxy's keep-alive pool one is enough. Above 1, any process of the
+   * same user may join the port and take a share of its connections (docs/performance.md).
    */
   @IsOptional()
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(1024)
-  ACCEPT_SOCKETS = 128;
+  ACCEPT_SOCKETS = 1;
 
   /** Comma-separated hosts requests may name; unset: any syntactically valid host. */
   @IsOptional()
@@ -243,6 +244,13 @@ export interface AppConfig {
 export function loadConfig(env: Env = process.env): AppConfig {
   const vars = readEnv(CoreEnv, env);
   checkShutdownTimings(vars);
+  // Each socket holds its share of the backlog: more sockets than places would hold none.
+  if (vars.ACCEPT_SOCKETS > vars.LISTEN_BACKLOG) {
+    throw new ConfigError([
+      `ACCEPT_SOCKETS (${vars.ACCEPT_SOCKETS}) must not exceed LISTEN_BACKLOG ` +
+        `(${vars.LISTEN_BACKLOG}), which the sockets share`,
+    ]);
+  }
   return {
     port: vars.PORT,
     host: vars.HOST,
