@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { loadUploadConfig } from '../../src/config/upload.config';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -14,6 +15,7 @@ interface Service {
   security_opt?: string[];
   cap_drop?: string[];
   read_only?: boolean;
+  tmpfs?: string[];
   logging?: { driver?: string; options?: Record<string, string> };
   deploy?: { resources?: { limits?: { cpus?: string; memory?: string } } };
 }
@@ -84,7 +86,7 @@ describe('docker-compose.yml and deploy/nginx.conf', () => {
   it('the app runs read-only without capabilities, its replicas sharing one MinIO bucket', () => {
     expect(app.read_only).toBe(true);
     expect(app.cap_drop).toEqual(['ALL']);
-    // Nothing written by the app: only the read-only chain file is mounted.
+    // Nothing else written by the app: only the read-only chain file is mounted (and the tmpfs).
     expect(app.volumes?.every((volume) => String(volume).endsWith(':ro'))).toBe(true);
     expect(app.environment).toMatchObject({
       NFT_STORAGE: 's3',
@@ -98,6 +100,28 @@ describe('docker-compose.yml and deploy/nginx.conf', () => {
       'minio-bucket': { condition: 'service_completed_successfully' },
     });
     expect(String(bucket.command)).toContain(`nft/${String(app.environment?.NFT_S3_BUCKET)}`);
+  });
+
+  it('the app writes uploads being received to a tmpfs at UPLOAD_SPOOL_DIR, holding them all', () => {
+    const spoolDir = app.environment?.UPLOAD_SPOOL_DIR;
+    expect(spoolDir).toMatch(/^\//);
+    const mounts = (app.tmpfs ?? []).map((entry) => {
+      const [path, options = ''] = entry.split(':');
+      return { path, options: Object.fromEntries(options.split(',').map((o) => o.split('='))) };
+    });
+    expect(mounts.map(({ path }) => path)).toEqual([spoolDir]);
+    const { options } = mounts[0];
+    // Written by the image's `node` user; every upload in flight fits (ENOSPC is a 503).
+    expect(options).toMatchObject({ uid: '1000', gid: '1000' });
+    const env = Object.fromEntries(
+      Object.entries(app.environment ?? {}).map(([key, value]) => [key, byDefault(value)]),
+    );
+    const { maxInflightBytes } = loadUploadConfig(env, 1);
+    expect(bytes(String(options.size))).toBeGreaterThanOrEqual(maxInflightBytes);
+    // In memory: within the container's limit, with room left for the service itself.
+    expect(bytes(String(options.size))).toBeLessThan(
+      bytes(app.deploy!.resources!.limits!.memory!) / 2,
+    );
   });
 
   it('nginx forwards X-Request-Id, generated when absent or not an id the app accepts', () => {

@@ -1,33 +1,16 @@
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
-import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IService } from 'kubernetes-models/v1/Service';
+import { tmpdir } from 'node:os';
+import { loadUploadConfig } from '../../src/config/upload.config';
 import { createTestApp } from '../support/app.factory';
+import { containerEnv, find, quantityBytes } from './kube-pod';
 import { referenceProblems } from './kube-references';
 import { schemaProblems } from './kube-schema';
-import { type KubeObject, parseEnvFile, type Rendered, renderKustomization } from './kustomize';
+import { parseEnvFile, renderKustomization } from './kustomize';
 
 const BASE = join(__dirname, '..', '..', 'deploy', 'kubernetes');
-
-const find = (resources: Rendered[], kind: string): KubeObject[] =>
-  resources.filter(({ object }) => object.kind === kind).map(({ object }) => object);
-
-/** The environment a container starts with: envFrom ConfigMaps and Secrets, then env. */
-function containerEnv(resources: Rendered[], container: IContainer): Record<string, string> {
-  const data = (kind: string, name = ''): Record<string, string> => {
-    const object = find(resources, kind).find(({ metadata }) => metadata?.name === name);
-    return (object?.data ?? {}) as Record<string, string>;
-  };
-  const env: Record<string, string> = {};
-  for (const { configMapRef, secretRef } of container.envFrom ?? []) {
-    if (configMapRef) Object.assign(env, data('ConfigMap', configMapRef.name));
-    for (const [key, value] of Object.entries(secretRef ? data('Secret', secretRef.name) : {}))
-      env[key] = Buffer.from(value, 'base64').toString('utf8');
-  }
-  for (const { name, value } of container.env ?? []) if (value !== undefined) env[name] = value;
-  return env;
-}
 
 describe('deploy/kubernetes (kustomize base)', () => {
   const resources = renderKustomization(BASE);
@@ -91,10 +74,19 @@ describe('deploy/kubernetes (kustomize base)', () => {
     }
   });
 
-  it('writes nothing (NFT files go to the S3 bucket), and reads the chain file from the ConfigMap', () => {
+  it('writes uploads being received alone, to an emptyDir at UPLOAD_SPOOL_DIR holding them all', () => {
     const writable = (container.volumeMounts ?? []).filter((mount) => !mount.readOnly);
-    expect(writable).toEqual([]);
-    expect(pod.spec!.volumes!.filter((volume) => volume.emptyDir)).toEqual([]);
+    expect(writable.map(({ mountPath }) => mountPath)).toEqual([env.UPLOAD_SPOOL_DIR]);
+    const volumes = pod.spec!.volumes!.filter((volume) => volume.emptyDir);
+    expect(volumes.map(({ name }) => name)).toEqual([writable[0].name]);
+    // On the node's disk: a Memory medium would count against the container's memory limit.
+    expect(volumes[0].emptyDir!.medium ?? '').toBe('');
+    // Every upload in flight fits: past sizeLimit the kubelet evicts the pod.
+    const { maxInflightBytes } = loadUploadConfig(env, 1);
+    expect(quantityBytes(volumes[0].emptyDir!.sizeLimit)).toBeGreaterThanOrEqual(maxInflightBytes);
+  });
+
+  it('writes nothing else (NFT files go to the S3 bucket), and reads the chain file from the ConfigMap', () => {
     expect(env).toMatchObject({ NFT_STORAGE: 's3', NFT_S3_BUCKET: expect.any(String) });
     expect(env.NFT_STORAGE_DIR).toBeUndefined();
     const chains = (container.volumeMounts ?? []).find(
@@ -163,6 +155,8 @@ describe('deploy/kubernetes (kustomize base)', () => {
       const local = {
         ...env,
         CHAIN_CONFIG_FILE: join(BASE, posix.basename(env.CHAIN_CONFIG_FILE)),
+        // The emptyDir's stand-in: writable, as the mount is.
+        UPLOAD_SPOOL_DIR: mkdtempSync(join(tmpdir(), 'pod-spool-')),
       };
       const app = await createTestApp({ env: local });
       try {
@@ -175,6 +169,7 @@ describe('deploy/kubernetes (kustomize base)', () => {
         }
       } finally {
         await app.close();
+        rmSync(local.UPLOAD_SPOOL_DIR, { recursive: true, force: true });
       }
     });
   });
