@@ -32,11 +32,16 @@ function leftover(name: string): boolean {
   return pid === process.pid ? !liveFolders.has(name) : !running(pid);
 }
 
-/** Removes the leftover folders in `dir`; returns how many there were. */
+/**
+ * Removes the leftover folders in `dir`; returns how many went. One that cannot be removed (another
+ * user's, in a shared /tmp) is left: the spool itself may still be writable, which the probe tells.
+ */
 export async function sweepSpool(dir: string): Promise<number> {
   const names = (await readdir(dir)).filter(leftover);
-  await Promise.all(names.map((name) => rm(join(dir, name), { recursive: true, force: true })));
-  return names.length;
+  const removals = await Promise.allSettled(
+    names.map((name) => rm(join(dir, name), { recursive: true, force: true })),
+  );
+  return removals.filter(({ status }) => status === 'fulfilled').length;
 }
 
 /**
