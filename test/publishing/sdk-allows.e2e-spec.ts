@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import type { DynamicAction } from '../../src/contract/action.types';
 import { checkPlatformMetadata } from '../../src/publishing/platform-metadata';
+import { sdkRefusal } from '../fixtures/sherry-sdk/create-metadata';
 import { createTestApp } from '../support/app.factory';
 import { testLogs } from '../support/log-capture.helper';
 import { proxyExecution, type RawRequest, sendRaw } from '../support/platform-sdk.helper';
@@ -33,6 +34,8 @@ describe('Publishing: what the SDK allows on parameters, on the wire', () => {
     port = (app.getHttpServer().address() as AddressInfo).port;
     const document = (await app.inject({ method: 'GET', url: PATH })).json();
     expect(checkPlatformMetadata(document)).toEqual([]);
+    // The SDK's own rules (its ported createMetadata) take what the kit's say it allows.
+    expect(sdkRefusal(document)).toBeUndefined();
     action = document.actions[0] as DynamicAction;
   });
   afterAll(() => app?.close());
