@@ -13,6 +13,7 @@ import {
   fundUser,
   writeChainFile,
 } from '../../src/testing/evm/dex-fixture';
+import { createEmptyPool } from '../../src/testing/evm/empty-pool';
 import { type LocalChain, startLocalChain } from '../../src/testing/evm/local-chain';
 import { approveThenRun, closedRpcUrl, runAction, stalledRpc } from '../support/platform';
 import { deserializeTransaction, signAndSend } from '../../src/testing/evm/wallet';
@@ -40,6 +41,8 @@ describe('Best swap on a local EVM', () => {
   let downApp: NestFastifyApplication;
   let stalledApp: NestFastifyApplication;
   let estimateApp: NestFastifyApplication;
+  /** Lists an empty USDC/USDT pool in place of the fixture's: what NO_LIQUIDITY answers. */
+  let emptyApp: NestFastifyApplication;
   let stalled: Awaited<ReturnType<typeof stalledRpc>>;
   const wallet = (): Record<string, string> => ({ 'x-wallet-address': user.address });
 
@@ -77,8 +80,20 @@ describe('Best swap on a local EVM', () => {
     });
     const env = { CHAIN_CONFIG_FILE: writeChainFile({ [FUJI]: entry }) };
     const actions = [BestSwapModule];
+    const emptyPool = await createEmptyPool(chain, fixture, fixture.venues.beta, [
+      fixture.usdc,
+      fixture.usdt,
+    ]);
+    const pools = (entry.pools as { tokens: string[] }[]).filter((p) => !p.tokens.includes('USDT'));
+    const emptyEntry = {
+      ...entry,
+      pools: [
+        ...pools,
+        { name: 'Beta USDC/USDT', address: emptyPool, router: 'beta', tokens: ['USDC', 'USDT'] },
+      ],
+    };
     stalled = await stalledRpc();
-    [app, jsonApp, downApp, stalledApp, estimateApp] = await Promise.all([
+    [app, jsonApp, downApp, stalledApp, estimateApp, emptyApp] = await Promise.all([
       createTestApp({ env, actions }),
       createTestApp({ env: { ...env, TX_SERIALIZATION: 'json' }, actions }),
       createTestApp({ env: { ...env, RPC_URL_43113: await closedRpcUrl() }, actions }),
@@ -87,11 +102,17 @@ describe('Best swap on a local EVM', () => {
         actions,
       }),
       createTestApp({ env: { ...env, TX_FILL: 'estimate' }, actions }),
+      createTestApp({
+        env: { CHAIN_CONFIG_FILE: writeChainFile({ [FUJI]: emptyEntry }) },
+        actions,
+      }),
     ]);
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all([app, jsonApp, downApp, stalledApp, estimateApp].map((a) => a?.close()));
+    await Promise.all(
+      [app, jsonApp, downApp, stalledApp, estimateApp, emptyApp].map((a) => a?.close()),
+    );
     await stalled?.stop();
     await chain?.stop();
   });
@@ -252,6 +273,34 @@ describe('Best swap on a local EVM', () => {
     expect(swappedPairs(receipt.logs)).toEqual([getAddress(fixture.pools.alphaWrappedUsdc)]);
   });
 
+  it('swaps USDC for USDT through the seeded Alpha USDC/USDT pool (the dev chain’s too)', async () => {
+    const amountIn = 10n * 10n ** 6n;
+    const [reserveIn, reserveOut] = await reservesOf(
+      fixture.pools.alphaUsdcUsdt,
+      fixture.usdc,
+      fixture.usdt,
+    );
+    expect(reserveIn).toBeGreaterThan(0n);
+    const expected = getAmountOut(amountIn, reserveIn, reserveOut);
+    const { answer } = await approveThenRun(chain, user, app, PATH, {
+      tokenIn: 'USDC',
+      tokenOut: 'USDT',
+      amountIn: '10',
+    });
+    expect(answer.status).toBe(200);
+    const args = (answer.body.params as { args: SwapArgs }).args;
+    expect(args.pool).toMatchObject({
+      name: 'Alpha USDC/USDT',
+      address: getAddress(fixture.pools.alphaUsdcUsdt),
+    });
+    expect(args.expectedAmountOut).toBe(expected.toString());
+    const before = await balanceOf(chain, fixture.usdt, user.address);
+    const serialized = answer.body.serializedTransaction as string;
+    const { receipt } = await signAndSend(chain, user, serialized);
+    expect(swappedPairs(receipt.logs)).toEqual([getAddress(fixture.pools.alphaUsdcUsdt)]);
+    expect((await balanceOf(chain, fixture.usdt, user.address)) - before).toBe(expected);
+  });
+
   describe('answers every failure as {error, code, message?, data?}', () => {
     const swap = (over: Record<string, string> = {}): Record<string, string> => ({
       tokenIn: 'WAVAX',
@@ -260,14 +309,6 @@ describe('Best swap on a local EVM', () => {
       ...over,
     });
     it.each<[string, Record<string, string>, Headers, number, string, string]>([
-      [
-        'a pair whose pool is empty',
-        swap({ tokenIn: 'USDC', tokenOut: 'USDT' }),
-        (user) => user,
-        404,
-        'NO_LIQUIDITY',
-        'No liquidity for USDC/USDT on Local Fuji (chain 43113)',
-      ],
       [
         'a pair without a pool',
         swap({ tokenOut: 'USDT' }),
@@ -347,6 +388,22 @@ describe('Best swap on a local EVM', () => {
       // The refusal's message and data (the parameter it names) ride along; never `success`.
       expect(answer).toEqual({ status, body: expect.objectContaining({ error, code }) });
       expect(answer.body).not.toHaveProperty('success');
+    });
+
+    it('a pair whose only pool is empty: 404 NO_LIQUIDITY', async () => {
+      const answer = await runAction(
+        emptyApp,
+        PATH,
+        swap({ tokenIn: 'USDC', tokenOut: 'USDT' }),
+        wallet(),
+      );
+      expect(answer).toEqual({
+        status: 404,
+        body: expect.objectContaining({
+          error: 'No liquidity for USDC/USDT on Local Fuji (chain 43113)',
+          code: 'NO_LIQUIDITY',
+        }),
+      });
     });
 
     it.each([

@@ -4,10 +4,15 @@ import type { DexFixture, LocalChain, Venue } from '../chain-types';
 
 export type { DexFixture, Venue } from '../chain-types';
 
-/** Prices in USDC per wrapped coin: 20 at alpha (deeper), 25 at beta. */
+/**
+ * Prices in USDC per wrapped coin: 20 at alpha (deeper), 25 at beta; and USDC/USDT at par at
+ * alpha, deep enough that the dev loop's swaps between them barely move it. Every pool the chain
+ * file lists has reserves: a test of an empty pool makes its own (createEmptyPool).
+ */
 export const LIQUIDITY = {
   alpha: { wrapped: parseEther('100'), usdc: parseUnits('2000', 6) },
   beta: { wrapped: parseEther('50'), usdc: parseUnits('1250', 6) },
+  alphaStable: { usdc: parseUnits('100000', 6), usdt: parseUnits('100000', 6) },
 };
 
 async function deployVenue(
@@ -21,7 +26,13 @@ async function deployVenue(
   return { factory, router };
 }
 
-async function getPair(chain: LocalChain, venue: Venue, a: Address, b: Address): Promise<Address> {
+/** The pair of `a` and `b` at `venue`; the zero address when there is none. */
+export async function getPair(
+  chain: LocalChain,
+  venue: Venue,
+  a: Address,
+  b: Address,
+): Promise<Address> {
   return chain.publicClient.readContract({
     address: venue.factory,
     abi: UNISWAP_V2.factory.abi,
@@ -61,9 +72,9 @@ export async function deployDexFixture(chain: LocalChain): Promise<DexFixture> {
     functionName: 'deposit',
     value: parseEther('150'),
   });
-  /** Lets both routers take the deployer's wrapped coin and USDC, up to `amount`. */
+  /** Lets both routers take the deployer's wrapped coin, USDC and USDT, up to `amount`. */
   const approveRouters = async (amount: bigint): Promise<void> => {
-    for (const token of [wrapped, usdc]) {
+    for (const token of [wrapped, usdc, usdt]) {
       for (const venue of [alpha, beta]) {
         await call(chain, wallet, {
           address: token,
@@ -87,14 +98,16 @@ export async function deployDexFixture(chain: LocalChain): Promise<DexFixture> {
       args: [wrapped, usdc, amounts.wrapped, amounts.usdc, 0n, 0n, deployer.address, deadline],
     });
   }
+  // The pair's address comes from the factory and the two tokens (CREATE2), not from this order.
+  const { usdc: stableUsdc, usdt: stableUsdt } = LIQUIDITY.alphaStable;
+  await call(chain, wallet, {
+    address: alpha.router,
+    abi: UNISWAP_V2.router02.abi,
+    functionName: 'addLiquidity',
+    args: [usdc, usdt, stableUsdc, stableUsdt, 0n, 0n, deployer.address, deadline],
+  });
   // The deployer is the samples' user: it keeps no allowance, as a fresh wallet has none.
   await approveRouters(0n);
-  await call(chain, wallet, {
-    address: alpha.factory,
-    abi: UNISWAP_V2.factory.abi,
-    functionName: 'createPair',
-    args: [usdc, usdt],
-  });
   return {
     deployer,
     wrapped,
