@@ -7,6 +7,7 @@ const opened = new WeakMap<HttpServer, NetServer[]>();
 export interface AcceptSocketsOptions {
   /** Listening sockets in all, the server's own included (ACCEPT_SOCKETS). */
   count: number;
+  /** LISTEN_BACKLOG: shared among the sockets (backlogShares), the server's own included. */
   backlog: number;
   /** MAX_CONNECTIONS: one cap over every socket; 0, none. */
   maxConnections: number;
@@ -23,8 +24,12 @@ export interface AcceptSocketsOptions {
  * clients connecting at once were accepted at about ten a second once the first thousand were busy:
  * hundreds waited in the kernel's accept queue past their 10 s timeout (docs/performance.md).
  *
+ * Each socket's backlog is its share of `backlog` (the kernel keeps one queue per socket): 128
+ * sockets of the whole LISTEN_BACKLOG held 128 times the handshakes a stalled process completes
+ * and never serves.
+ *
  * Resolves with the number opened; the first socket that cannot listen (a Node or platform without
- * SO_REUSEPORT) stops the opening, and its error is returned beside the count for a warning.
+ * SO_REUSEPORT; the open-file limit) stops the opening, and its error is returned beside the count.
  */
 export async function openAcceptSockets(
   server: HttpServer,
@@ -69,17 +74,27 @@ export async function openAcceptSockets(
   };
   const sockets: NetServer[] = [];
   opened.set(server, sockets);
+  const shares = backlogShares(backlog, count);
   for (let i = 1; i < count; i++) {
     // As http.Server's own: half-open allowed (HTTP decides when to end), no Nagle delay.
     const socket = createServer({ allowHalfOpen: true, noDelay: true }, handOver);
     try {
-      await listen(socket, address.port, address.address, backlog);
+      await listen(socket, address.port, address.address, shares[i]);
     } catch (error) {
       return { opened: sockets.length, error: error as Error };
     }
     sockets.push(socket);
   }
   return { opened: sockets.length };
+}
+
+/**
+ * `total` split among `count` sockets, the first ones taking the remainder, so the shares add up
+ * to it (at least 1 each; the configuration refuses more sockets than places).
+ */
+export function backlogShares(total: number, count: number): number[] {
+  const base = Math.floor(total / count);
+  return Array.from({ length: count }, (_, i) => Math.max(1, base + (i < total % count ? 1 : 0)));
 }
 
 /**
