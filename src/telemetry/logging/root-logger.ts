@@ -75,6 +75,26 @@ function stdoutDestination(): DestinationStream {
 }
 let stdout: TurnBatchedStream | undefined;
 
+/** Longest wait for stdout to take the last lines: a blocked pipe must not hold the exit. */
+const FLUSH_WAIT_MS = 2000;
+
+/**
+ * Resolves once the lines written to stdout so far are handed to the OS (or after 2 s): a boot
+ * that fails exits right after its error line, and process.exit cuts the write still in flight,
+ * which lost every line of such a boot.
+ */
+export function flushStdout(): Promise<void> {
+  const stream = stdout;
+  if (!stream) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, FLUSH_WAIT_MS);
+    void stream.written().then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 const escapeBreaks = (message: unknown): string =>
   JSON.stringify(typeof message === 'string' ? message : (JSON.stringify(message) ?? '')).slice(
     1,

@@ -4,6 +4,9 @@ import type { DestinationStream } from 'pino';
 export interface BatchTarget extends DestinationStream {
   flush?(callback?: (error?: Error) => void): void;
   flushSync?(): void;
+  /** sonic-boom's: a write in flight (it has no public getter; its flush does not wait for it). */
+  _writing?: boolean;
+  once?(event: 'drain', listener: () => void): unknown;
 }
 
 /**
@@ -41,6 +44,17 @@ export class TurnBatchedStream implements DestinationStream {
   flushSync(): void {
     this.passOn();
     this.target.flushSync?.();
+  }
+
+  /**
+   * Resolves once every line handed over is written: sonic-boom's flush returns at once while a
+   * write is in flight, and an exit then cuts it, so a failed boot waits for its 'drain' instead.
+   */
+  written(): Promise<void> {
+    this.passOn();
+    const target = this.target;
+    if (!target._writing || !target.once) return Promise.resolve();
+    return new Promise((resolve) => target.once?.('drain', () => resolve()));
   }
 
   /** Stops listening for the exit (tests make many). */
