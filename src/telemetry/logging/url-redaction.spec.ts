@@ -33,6 +33,16 @@ describe('redactUrls', () => {
     });
   });
 
+  it("keeps the metrics listener's own URL whole, and only that one", () => {
+    expect(redactUrls('Metrics on http://0.0.0.0:9464/metrics')).toBe(
+      'Metrics on http://0.0.0.0:9464/metrics',
+    );
+    expect(redactUrls('http://u:p@h.example/metrics http://h.example/metrics?k=1')).toBe(
+      'http://<credentials>@h.example/<path> http://h.example/<path>?<query>',
+    );
+    expect(redactUrls('http://h.example/KEY/metrics')).toBe('http://h.example/<path>');
+  });
+
   it('leaves a `://` without a scheme before it alone', () => {
     expect(redactUrls('separator :// and 1:// here')).toBe('separator :// and 1:// here');
   });

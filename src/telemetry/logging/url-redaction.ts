@@ -10,6 +10,13 @@ const SCHEME_MAX = 32;
  */
 const URL_END = /[\s"'<>`\\]/;
 
+/**
+ * URLs kept whole: the service's own Prometheus path, which the metrics boot line names
+ * (`Metrics on http://0.0.0.0:9464/metrics`) and which holds no secret; with no credentials,
+ * query or other path, nothing else can hide in such a URL.
+ */
+const KEPT = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@]+\/metrics$/i;
+
 function schemeStart(text: string, colon: number): number {
   let start = colon;
   while (start > 0 && colon - start < SCHEME_MAX && SCHEME_CHAR.test(text[start - 1])) start -= 1;
@@ -39,7 +46,8 @@ export function redactUrls(text: string): string {
     const start = schemeStart(text, found);
     const end = urlEnd(text, found + 3);
     if (start < found && end > found + 3) {
-      out += text.slice(copied, start) + redactUrl(text.slice(start, end));
+      const url = text.slice(start, end);
+      out += text.slice(copied, start) + (KEPT.test(url) ? url : redactUrl(url));
       copied = end;
     }
     found = text.indexOf('://', Math.max(end, found + 3));
