@@ -10,6 +10,8 @@ import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import { EvictionPolicyCheck } from './eviction-policy.check';
 import { limitLog } from '../logging/log-limiter';
 import { logText } from '../logging/log-text';
+import { outsideRequest } from '../logging/outside-request';
+import { routeIoredisConsole } from './bullmq-console.bridge';
 
 /** Injection token of the shared ioredis client; `null` when REDIS_URL is unset. */
 export const REDIS = Symbol('REDIS');
@@ -69,8 +71,11 @@ export class RedisStatus implements OnModuleInit, OnApplicationShutdown, RedisBr
   private timer?: NodeJS.Timeout;
   /** Run on each connection, in the background: neither the boot nor a request waits on it. */
   readonly eviction = new EvictionPolicyCheck();
+  /** ioredis's console warnings go to the JSON log while a client is open. */
+  private readonly releaseConsole: () => void;
 
   constructor(@Inject(REDIS) private readonly redis: Redis | null) {
+    this.releaseConsole = redis ? routeIoredisConsole() : (): void => undefined;
     redis?.on('ready', () => {
       this.logger.log('Connected: rate limits and cache are shared');
       this.connected = true;
@@ -124,6 +129,7 @@ export class RedisStatus implements OnModuleInit, OnApplicationShutdown, RedisBr
 
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    this.releaseConsole();
     if (!this.redis || this.redis.status === 'end') return;
     this.connected = false;
     this.redis.removeAllListeners('end');
@@ -154,9 +160,16 @@ export class RedisStatus implements OnModuleInit, OnApplicationShutdown, RedisBr
     this.report(reason);
   }
 
-  /** Logs an outage once, however it shows (errors, timeouts), until Redis is back. */
+  /**
+   * Logs an outage once, however it shows (errors, timeouts), until Redis is back: a state of the
+   * process, so never under the id of the request whose command happened to time out first.
+   */
   private report(reason: string): void {
-    if (!this.reported) this.logger.error(`Unavailable (${reason}); retrying in the background`);
+    if (!this.reported) {
+      outsideRequest(() =>
+        this.logger.error(`Unavailable (${reason}); retrying in the background`),
+      );
+    }
     this.reported = true;
   }
 }

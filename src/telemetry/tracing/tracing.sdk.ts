@@ -27,6 +27,7 @@ import {
 import type { TracingConfig } from '../../config/tracing.config';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DetachedSpanProcessor } from './detached-span-processor';
 import { ReportingExporter } from './reporting-exporter';
 import { runningTracing, setRunningTracing, type TracingHandle } from './tracing-state';
 import { upstreamSpanAttributes } from './upstream-spans';
@@ -86,9 +87,11 @@ export function startTracing(config: TracingConfig, exporter?: SpanExporter): Tr
       .merge(resourceFromAttributes({ 'service.name': config.serviceName })),
     sampler: sampler(config),
     spanProcessors: [
-      exporter
-        ? new SimpleSpanProcessor({ exporter: new ReportingExporter(exporter) })
-        : new BatchSpanProcessor({ exporter: new ReportingExporter(exporterFor(config)) }),
+      new DetachedSpanProcessor(
+        exporter
+          ? new SimpleSpanProcessor({ exporter: new ReportingExporter(exporter) })
+          : new BatchSpanProcessor({ exporter: new ReportingExporter(exporterFor(config)) }),
+      ),
     ],
   });
   trace.setGlobalTracerProvider(provider);
