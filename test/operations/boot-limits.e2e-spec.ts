@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdir, readFile, readlink } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { buildProduction, type ProductionBuild } from '../support/production.server';
 import { freePort } from '../support/redis.helper';
@@ -105,4 +106,33 @@ describeOnLinux('Accept sockets and the open-file limit (the production build)',
     // Never ready: no Listening line before the failure.
     expect(server.stdout()).not.toContain('Listening on');
   }, 60_000);
+
+  it.each(['1', '4'])(
+    'with ACCEPT_SOCKETS=%s, a port in use is a JSON error line after the boot lines, then exit 1',
+    async (sockets) => {
+      const taken = createServer().listen(0, '127.0.0.1');
+      await once(taken, 'listening');
+      const { port } = taken.address() as { port: number };
+      const server = boot(build.main, { PORT: String(port), ACCEPT_SOCKETS: sockets });
+      running.push(server);
+      try {
+        expect(await server.exited).toBe(1);
+      } finally {
+        taken.close();
+      }
+      const lines = server
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      // Nest's own boot lines were written too, not lost in a buffer the exit dropped.
+      expect(lines).toContainEqual(expect.objectContaining({ context: 'InstanceLoader' }));
+      expect(lines.at(-1)).toMatchObject({
+        level: 'error',
+        context: 'Bootstrap',
+        msg: `Boot failed: listen EADDRINUSE: address already in use 127.0.0.1:${port}`,
+      });
+    },
+    60_000,
+  );
 });
