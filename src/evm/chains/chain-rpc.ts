@@ -105,8 +105,7 @@ function checkedFetch(fetchFn: RpcFetch): RpcFetch {
   return async (input, init) => {
     const response = await fetchFn(input, init);
     if (!response.ok) return response;
-    const text = await response.text();
-    checkRpcAnswers(init?.body, text);
+    const text = checkRpcAnswers(init?.body, await response.text());
     const { status, statusText, headers } = response;
     return new Response(text, { status, statusText, headers });
   };

@@ -105,4 +105,31 @@ describe('checkRpcAnswers', () => {
     expect(() => checkRpcAnswers(undefined, 'anything')).not.toThrow();
     expect(() => checkRpcAnswers('not json', 'anything')).not.toThrow();
   });
+
+  it('cuts an oversized error (message and revert data, nested too) and passes the rest as sent', () => {
+    const huge = `0x08c379a0${'ab'.repeat(1_000_000)}`;
+    const reply = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: 3, message: 'x'.repeat(100_000), data: huge },
+    });
+    const passed = JSON.parse(checkRpcAnswers(request('eth_call'), reply)) as {
+      error: { message: string; data: string };
+    };
+    expect(passed.error.message).toHaveLength(1_000);
+    expect(passed.error.data.length).toBeLessThan(10_000);
+    expect(huge.startsWith(passed.error.data)).toBe(true);
+    const nested = JSON.stringify([
+      { jsonrpc: '2.0', id: 1, error: { code: 3, message: 'no', data: { data: huge } } },
+      answer('0x1', 2),
+    ]);
+    const cut = JSON.parse(checkRpcAnswers(batch('eth_call', 'eth_getBalance'), nested)) as [
+      { error: { data: { data: string } } },
+      unknown,
+    ];
+    expect(cut[0].error.data.data.length).toBeLessThan(10_000);
+    expect(cut[1]).toEqual(answer('0x1', 2));
+    const small = JSON.stringify(answer('0x1'));
+    expect(checkRpcAnswers(request('eth_getBalance'), small)).toBe(small);
+  });
 });

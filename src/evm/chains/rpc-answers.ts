@@ -104,10 +104,11 @@ function sentCalls(body: string): SentCall[] | undefined {
  * Checks a successful HTTP answer of a node against the request it answers, before viem reads it:
  * valid JSON, one answer per call with the ids sent (viem pairs a batch's answers by id), and each
  * result of the shape its method returns. A batch may be answered by a single JSON-RPC error.
+ * Returns the text viem is to read: the same, or with oversized errors cut (boundErrors).
  */
-export function checkRpcAnswers(requestBody: unknown, text: string): void {
+export function checkRpcAnswers(requestBody: unknown, text: string): string {
   const sent = typeof requestBody === 'string' ? sentCalls(requestBody) : undefined;
-  if (!sent) return;
+  if (!sent) return text;
   const batch = (requestBody as string).trimStart().startsWith('[');
   let answer: unknown;
   try {
@@ -115,7 +116,9 @@ export function checkRpcAnswers(requestBody: unknown, text: string): void {
   } catch {
     throw new RpcAnswerError(named(sent));
   }
-  if (batch && isRecord(answer) && answer.error !== undefined) return;
+  if (batch && isRecord(answer) && answer.error !== undefined) {
+    return boundErrors([answer]) ? JSON.stringify(answer) : text;
+  }
   const answers = batch ? answer : [answer];
   if (!Array.isArray(answers) || answers.length !== sent.length) {
     throw new RpcAnswerError(named(sent));
@@ -129,6 +132,39 @@ export function checkRpcAnswers(requestBody: unknown, text: string): void {
     const rule = RULES[call.method];
     if (!('result' in one) || (rule && !rule(one.result))) throw new RpcAnswerError(call.method);
   }
+  return boundErrors(answers as unknown[]) ? JSON.stringify(answer) : text;
+}
+
+/** Revert data kept: an Error(string)'s header and its first 2 KiB of text, as hex. */
+const MAX_ERROR_DATA = 2 + 2 * (4 + 64 + 4096);
+const MAX_ERROR_MESSAGE = 1_000;
+
+/**
+ * Cuts each JSON-RPC error's message and revert data (also when nested as `data.data`) before
+ * viem reads them: viem copies both into the messages of the errors it builds, so a node's
+ * megabyte-long revert would cost megabytes per request. Nothing past these bounds is shown
+ * (revert-reason reads a bounded prefix). True when something was cut.
+ */
+function boundErrors(answers: unknown[]): boolean {
+  let cut = false;
+  const bound = (record: Record<string, unknown>, field: string, max: number): void => {
+    const value = record[field];
+    if (typeof value === 'string' && value.length > max) {
+      record[field] = value.slice(0, max);
+      cut = true;
+    }
+  };
+  for (const one of answers) {
+    const error = isRecord(one) ? one.error : undefined;
+    if (!isRecord(error)) continue;
+    bound(error, 'message', MAX_ERROR_MESSAGE);
+    bound(error, 'data', MAX_ERROR_DATA);
+    if (isRecord(error.data)) {
+      bound(error.data, 'data', MAX_ERROR_DATA);
+      bound(error.data, 'message', MAX_ERROR_MESSAGE);
+    }
+  }
+  return cut;
 }
 
 const named = (sent: readonly SentCall[]): string =>

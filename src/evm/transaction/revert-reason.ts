@@ -174,7 +174,9 @@ export function explainRevert(
 
 /**
  * An `Error(string)`'s first REASON_BYTES, read from its head (offset, then length): the string is
- * never decoded whole. Undefined when the data is not a well-formed Error(string).
+ * never decoded whole, and the data need hold no more than those bytes (a node's megabyte revert
+ * arrives cut to its start: rpc-answers). Undefined when the data is not a well-formed
+ * Error(string).
  */
 function errorString(data: Hex): string | undefined {
   const size = (data.length - 10) / 2;
@@ -185,7 +187,7 @@ function errorString(data: Hex): string | undefined {
   };
   const start = word(0) + 32;
   const length = start <= size ? word(start - 32) : Infinity;
-  if (!Number.isInteger(size) || start + length > size) return undefined;
+  if (!Number.isInteger(size) || start + Math.min(length, REASON_BYTES) > size) return undefined;
   const bytes = hexToBytes(
     `0x${data.slice(10 + 2 * start, 10 + 2 * (start + Math.min(length, REASON_BYTES)))}`,
   );
