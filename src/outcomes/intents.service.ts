@@ -2,21 +2,15 @@ import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Hash } from 'viem';
 import { ActionException } from '../contract/action.exception';
 import { logText } from '../telemetry/logging/log-text';
+import { outsideRequest } from '../telemetry/logging/outside-request';
 import { currentRequestId } from '../telemetry/request-scope';
 import { HashLookup } from './hash-lookup';
+import { isSettled, mismatch, refuseSettled } from './intent-errors';
 import { INTENT_STORE, type IntentStore, isOpen, type StoredIntent } from './intent-store';
 import { OutcomeHooks } from './outcome-hooks';
 import { OutcomeMetrics } from './outcome-metrics';
-import {
-  type IntentStatus,
-  SETTLED_STATUSES,
-  type SettledStatus,
-  type TransactionIntent,
-} from './outcome.types';
+import type { SettledStatus, TransactionIntent } from './outcome.types';
 import { OUTCOMES_CONFIG, type OutcomesConfig } from './outcomes.config';
-
-export const isSettled = (status: IntentStatus): status is SettledStatus =>
-  (SETTLED_STATUSES as readonly string[]).includes(status);
 
 /** What a report did: the intent as it now stands, and whether the chain knew the hash. */
 export interface Reported {
@@ -135,11 +129,15 @@ export class IntentsService {
         intent: next,
         occurredAt: next.updatedAt,
       };
-      this.hooks.dispatch(outcome).catch((error: unknown) => {
-        this.logger.error(
-          `Intent ${next.id}: its ${next.status} hooks could not be claimed (${logText(String(error))})`,
-        );
-      });
+      // Hooks, their retries and the webhook outlive the request that settled the intent (a
+      // report): their lines carry no request id of its.
+      void outsideRequest(() =>
+        this.hooks.dispatch(outcome).catch((error: unknown) => {
+          this.logger.error(
+            `Intent ${next.id}: its ${next.status} hooks could not be claimed (${logText(String(error))})`,
+          );
+        }),
+      );
     }
     return next;
   }
@@ -173,29 +171,3 @@ export class IntentsService {
 
 /** How often the watcher looks again at a mined intent still short of its confirmations. */
 const MINED_RECHECK_MS = 60_000;
-
-function refuseSettled(intent: TransactionIntent): void {
-  if (!isSettled(intent.status)) return;
-  throw new ActionException(
-    HttpStatus.CONFLICT,
-    'The intent has settled with another transaction',
-    {
-      message: `This transaction intent is already ${intent.status} with another hash`,
-      data: { code: 'INTENT_SETTLED' },
-      code: 'INTENT_SETTLED',
-    },
-  );
-}
-
-function mismatch(): ActionException {
-  return new ActionException(
-    HttpStatus.UNPROCESSABLE_ENTITY,
-    'The transaction is not the answered one',
-    {
-      message:
-        'This hash names a transaction of another sender, or another call at another nonce, than the answered one: the intent stays open',
-      data: { code: 'HASH_MISMATCH' },
-      code: 'HASH_MISMATCH',
-    },
-  );
-}
