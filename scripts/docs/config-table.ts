@@ -89,6 +89,7 @@ const UNSET: Record<string, string> = {
   REDIS_URL: 'process memory',
   HEADERS_TIMEOUT_MS: '`10000`, or `REQUEST_TIMEOUT_MS` if smaller',
   ALLOWED_HOSTS: 'any valid host',
+  UPLOAD_SPOOL_DIR: 'the system temporary directory (`TMPDIR`, else `/tmp`)',
   CHAIN_CONFIG_FILE: 'the shipped `src/evm/chains/chains.default.json`',
   PRICE_API_URL: 'no prices',
   OTEL_TRACES_EXPORTER: '`otlp` with an endpoint, else `none`',
