@@ -14,6 +14,8 @@ import { LocalDirectoryStore } from './storage/local-directory.store';
 import { NftFilesThrottlerGuard } from './storage/nft-files-throttler.guard';
 import { NftFilesController } from './storage/nft-files.controller';
 import { NftStorage } from './storage/nft-storage.service';
+import { NftStreams } from './storage/nft-streams';
+import { NftStreamsInterceptor } from './storage/nft-streams.interceptor';
 import type * as S3 from './storage/s3.store';
 
 @Module({
@@ -24,6 +26,8 @@ import type * as S3 from './storage/s3.store';
     MintNftOutcomes,
     NftStorage,
     NftFilesThrottlerGuard,
+    NftStreams,
+    NftStreamsInterceptor,
     { provide: NFT_STORAGE_CONFIG, useFactory: loadNftStorageConfig, inject: [ENV] },
     // NFT_STORAGE picks the store; the action only knows ContentStore (IPFS would go here too).
     {

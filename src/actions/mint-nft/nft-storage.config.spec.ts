@@ -20,6 +20,15 @@ describe('NFT storage configuration', () => {
     expect(loadNftStorageConfig({}).s3).toBeUndefined();
   });
 
+  it('caps the /nft streams at 32 by default, refusing a cap of none or past 10,000 at boot', () => {
+    expect(loadNftStorageConfig({}).filesMaxStreams).toBe(32);
+    expect(loadNftStorageConfig({ NFT_FILES_MAX_STREAMS: '8' }).filesMaxStreams).toBe(8);
+    for (const bad of ['0', '10001', '-1', 'lots'])
+      expect(() => loadNftStorageConfig({ NFT_FILES_MAX_STREAMS: bad })).toThrow(
+        'NFT_FILES_MAX_STREAMS',
+      );
+  });
+
   it('reads the S3 store, with the bucket required and the region from AWS_REGION by default', () => {
     expect(() => loadNftStorageConfig({ NFT_STORAGE: 's3' })).toThrow('NFT_S3_BUCKET');
     expect(loadNftStorageConfig({ ...S3, AWS_REGION: 'eu-west-3' }).s3).toEqual({

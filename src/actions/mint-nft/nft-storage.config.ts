@@ -84,6 +84,19 @@ class NftStorageEnv {
   @Max(600_000)
   NFT_SEND_TIMEOUT_MS = 30_000;
 
+  /**
+   * `GET /nft/<id>` answers streaming at once on this replica (their look-up included); one more
+   * is refused with 503 and Retry-After. Each costs up to about 1 MB of RSS while it sends,
+   * however slowly its client reads: 400 slow readers grew the server by 23-38 MB at 32
+   * (test/bench/nft-slow-readers.ts).
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  NFT_FILES_MAX_STREAMS = 32;
+
   /** Bucket of the S3 store; required with NFT_STORAGE=s3. */
   @ValidateIf(isS3)
   @IsString()
@@ -143,6 +156,7 @@ export interface NftStorageConfig {
   sweepIntervalMs: number;
   filesRateLimit: { limit: number; ttlMs: number };
   sendTimeoutMs: number;
+  filesMaxStreams: number;
   s3?: S3StoreConfig;
 }
 
@@ -166,6 +180,7 @@ export function loadNftStorageConfig(env: Env): NftStorageConfig {
       ttlMs: vars.NFT_FILES_RATE_WINDOW_S * 1000,
     },
     sendTimeoutMs: vars.NFT_SEND_TIMEOUT_MS,
+    filesMaxStreams: vars.NFT_FILES_MAX_STREAMS,
     ...(isS3(vars) && {
       s3: {
         bucket: vars.NFT_S3_BUCKET!,
