@@ -171,6 +171,7 @@ describe('deploy/kubernetes (kustomize base)', () => {
         await app.close();
         rmSync(local.UPLOAD_SPOOL_DIR, { recursive: true, force: true });
       }
-    });
+      // The boot waits up to 2 s for the pod's Redis, which does not resolve here.
+    }, 30_000);
   });
 });
