@@ -7,9 +7,6 @@ import { NFT_STORAGE_CONFIG, type NftStorageConfig } from '../nft-storage.config
 import { checkId, checkOwner, mimeTypeOf } from './content-id';
 import { ContentStore, type OpenedContent, type OwnerMark } from './content-store';
 
-/** Bytes read from a file at a time for `GET /nft/<id>`. */
-const READ_CHUNK = 16 * 1024;
-
 const missing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
 /**
@@ -66,9 +63,8 @@ export class LocalDirectoryStore extends ContentStore {
     const path = join(this.dir, id);
     try {
       const { size } = await stat(path);
-      // Read in chunks as the client takes them: a slow reader holds one chunk, not the file;
-      // a small one, as the socket's own write buffer already holds 64 KiB of it.
-      return { body: createReadStream(path, { highWaterMark: READ_CHUNK }), mimeType, size };
+      // Read in chunks as the client takes them: a slow reader holds one chunk, not the file.
+      return { body: createReadStream(path), mimeType, size };
     } catch (error) {
       if (missing(error)) return undefined;
       throw error;
