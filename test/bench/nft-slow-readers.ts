@@ -5,8 +5,8 @@
  * server: READERS connections each asking for a FILE_MB file and then reading one chunk a second
  * (slow, so the send timeout never cuts them), and PIPELINED connections each writing five
  * requests at once and then reading as slowly; a control asks READERS times for a missing file.
- * Prints each one's peak RSS growth over the idle server. Measured on 2 loaded cores, default
- * NFT_FILES_MAX_STREAMS=32: slow readers +25 to +58 MB, pipelined +14 to +30 MB, control +5 MB;
+ * Prints each one's peak RSS growth over the idle server. Measured six times on 2 busy cores,
+ * NFT_FILES_MAX_STREAMS=32: slow readers +23 to +58 MB, pipelined +8 to +48 MB, control +1 to +6 MB;
  * before the cap (every reader streaming) +124 and +129 MB. Noisy: most of the peak is chunks
  * already sent that V8 has not collected yet, which depends on when it runs.
  */

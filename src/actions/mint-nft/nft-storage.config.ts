@@ -87,7 +87,7 @@ class NftStorageEnv {
   /**
    * `GET /nft/<id>` answers streaming at once on this replica (their look-up included); one more
    * is refused with 503 and Retry-After. Each costs up to about 1 MB of RSS while it sends,
-   * however slowly its client reads: 400 slow readers grew the server by 23-38 MB at 32
+   * however slowly its client reads: 400 slow readers grew the server by 23 to 58 MB at 32
    * (test/bench/nft-slow-readers.ts).
    */
   @IsOptional()
