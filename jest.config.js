@@ -9,9 +9,14 @@ const base = {
       'ts-jest',
       { tsconfig: { allowJs: true } },
     ],
+    // NestJS 12's packages are ES modules too (and cookie 2, of platform-fastify's
+    // light-my-request): compiled to CommonJS as they load (test/support/esm-transform.js).
+    '/node_modules/@nestjs/([^/]+|platform-fastify/node_modules/cookie)/.+\\.js$':
+      '<rootDir>/../test/support/esm-transform.js',
   },
+  // Transformed: the files of these packages; a package nested under one is not, unless named.
   transformIgnorePatterns: [
-    '/node_modules/(?!(?:@fastify/static/node_modules/)?(?:cockatiel|content-disposition)/)',
+    '/node_modules/(?!(?:@fastify/static/node_modules/)?(?:cockatiel|content-disposition)/|@nestjs/(?!cli/|schematics/)|(?<=@nestjs/platform-fastify/node_modules/)cookie/)',
   ],
   testEnvironment: 'node',
 };

@@ -1,7 +1,7 @@
 import type { Span } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { type Store, storage } from 'nestjs-pino/storage';
+import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { traceFields } from './tracing/request-span';
 
@@ -29,36 +29,6 @@ export interface SignerNonce {
 }
 
 /**
- * nestjs-pino's per-request store (its `Logger` writes through `logger`, so every line Nest's
- * `Logger` writes while a request is served carries `reqId`), holding the request's scope too:
- * one AsyncLocalStorage run per request serves both. The child logger is made by the first line
- * the request logs, since most requests log nothing but their access line, which the observer
- * writes with the id itself.
- */
-class ScopeStore implements Store {
-  responseLogger?: Logger;
-  private child?: Logger;
-
-  constructor(
-    private readonly root: Logger,
-    readonly scope: RequestScope,
-  ) {}
-
-  get logger(): Logger {
-    // A traced request's lines carry its trace and span ids too, joining logs to the trace.
-    const span = this.scope.span;
-    return (this.child ??= this.root.child(
-      span ? { reqId: this.scope.id, ...traceFields(span) } : { reqId: this.scope.id },
-    ));
-  }
-
-  /** nestjs-pino's `PinoLogger.assign` replaces it with a child carrying more fields. */
-  set logger(logger: Logger) {
-    this.child = logger;
-  }
-}
-
-/**
  * The scope rides on the request itself, under a symbol, rather than in a WeakMap: every request
  * would add an entry the garbage collector treats as an ephemeron, and a lookup hashes.
  */
@@ -68,22 +38,42 @@ type Scoped = IncomingMessage & { [SCOPE]?: RequestScope };
 /** The scope of a request being served (or served), by its Node request. */
 export const scopeOf = (raw: IncomingMessage): RequestScope | undefined => (raw as Scoped)[SCOPE];
 
+/**
+ * The request's logging context is nestjs-pino's (one AsyncLocalStorage run per request serves
+ * both it and the scope): `PinoLogger.runInContext` binds a child of the root logger with the
+ * request's id (and trace ids), so every line Nest's `Logger`, `PinoLogger` or
+ * `@InjectPinoLogger()` writes while the request is served carries `reqId`, and `assign` works.
+ * The scope rides on that child under a symbol; pino's children inherit from their parent, so
+ * the children `assign` makes find it too. nestjs-pino 5 exports no store of its own any more
+ * (only its package entry), hence the child.
+ */
+type ScopedLogger = Logger & { [SCOPE]?: RequestScope };
+
+/** Any PinoLogger opens and reads nestjs-pino's context (its one AsyncLocalStorage). */
+let contexts: PinoLogger | undefined;
+
+/** The scope a context's logger carries (the request's child, or a child `assign` made of it). */
+const scopeOfLogger = (logger: ScopedLogger | undefined): RequestScope | undefined =>
+  logger?.[SCOPE];
+
+/** The scope of the request being served, if any. */
+const currentScope = (): RequestScope | undefined => scopeOfLogger(contexts?.logger);
+
 /** The id of the request being served, if any: UpstreamBounds sends it as x-request-id. */
-export const currentRequestId = (): string | undefined => {
-  const store = storage.getStore();
-  return store instanceof ScopeStore ? store.scope.id : undefined;
-};
+export const currentRequestId = (): string | undefined => currentScope()?.id;
 
 /** Notes the nonce a simulation read for the request being served (none outside a request). */
 export function noteSignerNonce(nonce: SignerNonce): void {
-  const store = storage.getStore();
-  if (store instanceof ScopeStore) store.scope.signerNonce = nonce;
+  const scope = currentScope();
+  if (scope) scope.signerNonce = nonce;
 }
 
 /**
- * Runs the rest of the request's hooks, and its handler, within its scope, logging through
- * `root`. Fastify runs the handler in the context its hooks ran in, even when the body arrived
- * in later packets.
+ * Runs the rest of the request's hooks, and its handler, within its scope and logging context.
+ * Fastify runs the handler in the context its hooks ran in, even when the body arrived in later
+ * packets. The child is made of nestjs-pino's root logger: the first the process gave it, which
+ * in a service is the one ROOT_LOGGER its module holds; `root` stands in for it only where no
+ * module was made (a unit spec).
  */
 export function enterScope(
   req: FastifyRequest,
@@ -92,7 +82,16 @@ export function enterScope(
   next: () => void,
 ): void {
   (req.raw as Scoped)[SCOPE] = scope;
-  storage.run(new ScopeStore(root, scope), next);
+  contexts ??= new PinoLogger({ pinoHttp: { logger: root }, useExisting: true });
+  const span = scope.span;
+  contexts.runInContext(
+    () => {
+      const child: ScopedLogger = contexts!.logger;
+      child[SCOPE] = scope;
+      next();
+    },
+    { bindings: span ? { reqId: scope.id, ...traceFields(span) } : { reqId: scope.id } },
+  );
 }
 
 /** The error code the access line and the request's span report (set by the exception filter). */

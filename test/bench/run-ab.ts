@@ -1,7 +1,9 @@
 /**
- * `npm run bench:ab -- <base ref> [--rounds 3 --runs 3 --duration 8 --warmup 3 --row memory]`:
- * the A/B run issue 14 keeps a change by. The base ref is built in a temporary worktree, the
- * working tree in dist/; then one row's server from each is measured in alternating rounds
+ * `npm run bench:ab -- <base ref> [--rounds 3 --runs 3 --duration 8 --warmup 3 --row memory]
+ * [--install]`: the A/B run issue 14 keeps a change by. The base ref is built in a temporary
+ * worktree (sharing the working tree's node_modules, or with `--install` its own from its
+ * lockfile, built and compiled by its own tools: for a change of dependencies), the working
+ * tree in dist/; then one row's server from each is measured in alternating rounds
  * (A B, B A, A B…), each round starting the server afresh and taking `--runs` loads after a
  * warm-up: rounds × runs figures a side. A change is shown when the sides' figures separate
  * (Mann–Whitney, one-sided p < 0.05), not when one median happens to be higher.
@@ -26,6 +28,7 @@ const { values, positionals } = parseArgs({
     warmup: { type: 'string', default: '5' },
     row: { type: 'string', default: 'memory' },
     instructions: { type: 'boolean', default: false },
+    install: { type: 'boolean', default: false },
   },
 });
 const [rounds, runs, duration, warmup] = [
@@ -44,10 +47,26 @@ if (!base || !row) {
 }
 const PORT = 3290;
 
-/** The base ref, checked out and built beside the working tree (sharing its node_modules). */
+/**
+ * The base ref, checked out and built beside the working tree: sharing its node_modules, or with
+ * `--install` with its own (`npm ci`), built by its own `npm run build` and its bench entries
+ * compiled by its own TypeScript.
+ */
 function buildBase(ref: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'bench-ab-'));
   execFileSync('git', ['worktree', 'add', '--detach', dir, ref], { stdio: 'ignore' });
+  if (values.install) {
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
+    const built = spawnSync('npm', ['run', 'build'], { cwd: dir, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error(`building ${ref} failed`);
+    const script = "require('./test/bench/bench.entries').compileEntries()";
+    const compiled = spawnSync('npx', ['ts-node', '--transpile-only', '-e', script], {
+      cwd: dir,
+      stdio: 'inherit',
+    });
+    if (compiled.status !== 0) throw new Error(`compiling ${ref}'s bench entries failed`);
+    return dir;
+  }
   symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
   const built = spawnSync('npx', ['nest', 'build'], { cwd: dir, stdio: 'inherit' });
   if (built.status !== 0) throw new Error(`building ${ref} failed`);

@@ -87,7 +87,7 @@ function unknownFields(resources: Rendered[]): string[] {
     types: [],
     lib: ['lib.es2022.d.ts'],
     module: ts.ModuleKind.CommonJS,
-    moduleResolution: ts.ModuleResolutionKind.Node10,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
   };
   const host = ts.createCompilerHost(options, true);
   const { getSourceFile, fileExists, readFile } = host;

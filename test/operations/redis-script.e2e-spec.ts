@@ -1,8 +1,11 @@
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import Redis, { type Command } from 'ioredis';
-import { ScriptedRedisStorage } from '../../src/kit/throttling/scripted-redis.storage';
+import type { ThrottlerRecord } from '../../src/kit/throttling/memory-throttler.storage';
+import {
+  ScriptedRedisStorage,
+  THROTTLER_SCRIPT,
+} from '../../src/kit/throttling/scripted-redis.storage';
 import {
   deleteKeys,
   describeWithRedis,
@@ -24,6 +27,49 @@ function recordCommands(redis: Redis): string[] {
   return sent;
 }
 
+const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
+
+/**
+ * The store of @nest-lab/throttler-storage-redis 1.2.0, which the service used until NestJS 12
+ * (the library's peers stop at 11): the script sent whole with each count (EVAL), the same keys,
+ * its checks and record. The reference our store is compared with.
+ */
+class LibraryStore {
+  constructor(private readonly redis: Redis) {}
+
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerRecord> {
+    const hitKey = `{${key}:${throttlerName}}:hits`;
+    const blockKey = `{${key}:${throttlerName}}:blocked`;
+    const results = await this.redis.call(
+      'eval',
+      THROTTLER_SCRIPT,
+      2,
+      hitKey,
+      blockKey,
+      throttlerName,
+      ttl,
+      limit,
+      blockDuration,
+    );
+    if (!Array.isArray(results) || !results.every((each) => typeof each === 'number')) {
+      throw new TypeError(`Expected result to be array of numbers, got ${String(results)}`);
+    }
+    const [totalHits, timeToExpire, isBlocked, timeToBlockExpire] = results;
+    return {
+      totalHits,
+      timeToExpire: Math.ceil(timeToExpire / 1000),
+      isBlocked: isBlocked === 1,
+      timeToBlockExpire: Math.ceil(timeToBlockExpire / 1000),
+    };
+  }
+}
+
 /**
  * The Redis rate-limit store runs the library's script by SHA: the same records as the library's
  * own store, EVALSHA on the wire, and the source sent again when Redis no longer knows it.
@@ -41,9 +87,16 @@ describeWithRedis()('The Redis rate-limit store', () => {
     await Promise.all([admin.quit(), redis.quit()]);
   });
 
+  it('runs the script of @nest-lab/throttler-storage-redis 1.2.0, byte for byte', () => {
+    // The SHA Redis caches it under: replicas of either version share the script and counters.
+    expect(sha1(new ScriptedRedisStorage(redis).scriptSrc)).toBe(
+      'f1e0da9c495676ab6904eb80db1f2811d5347f58',
+    );
+  });
+
   it("counts, blocks and times out as the library's own store does", async () => {
     const ours = new ScriptedRedisStorage(redis);
-    const library = new ThrottlerStorageRedisService(redis);
+    const library = new LibraryStore(redis);
     for (let hit = 1; hit <= 4; hit++) {
       const [mine, theirs] = await Promise.all([
         ours.increment('ours', 60_000, 2, 30_000, 'user'),
@@ -56,7 +109,7 @@ describeWithRedis()('The Redis rate-limit store', () => {
 
   it("counts several limits in one EVALSHA, each as the library's own store does", async () => {
     const ours = new ScriptedRedisStorage(redis);
-    const library = new ThrottlerStorageRedisService(redis);
+    const library = new LibraryStore(redis);
     // Loads the script: the calls counted below are EVALSHA only.
     await ours.incrementAll([]);
     const sent = recordCommands(redis);
@@ -101,7 +154,7 @@ describeWithRedis()('The Redis rate-limit store', () => {
       const store = new ScriptedRedisStorage(own);
       await store.increment('key', 60_000, 10, 60_000, 'ip');
       await own.script('FLUSH');
-      const sha = createHash('sha1').update(store.scriptSrc).digest('hex');
+      const sha = sha1(store.scriptSrc);
       expect(await own.script('EXISTS', sha)).toEqual([0]);
       const record = await store.increment('key', 60_000, 10, 60_000, 'ip');
       expect(record.totalHits).toBe(2);

@@ -83,7 +83,7 @@ describe('npm run client: a typed client from the declarations', () => {
         target: 'ES2023',
         lib: ['ES2023', 'DOM'],
         module: 'commonjs',
-        moduleResolution: 'node',
+        moduleResolution: 'bundler',
         experimentalDecorators: true,
         emitDecoratorMetadata: true,
         skipLibCheck: true,

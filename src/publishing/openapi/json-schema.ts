@@ -1,9 +1,9 @@
 import type { SchemaObject } from '@nestjs/swagger';
 
 /**
- * A JSON Schema 2020-12 object, as OpenAPI 3.1 uses it. `@nestjs/swagger`'s `SchemaObject` is
- * OpenAPI 3.0's (one `type`, no `const`), so schemas are written with this type and handed over
- * through `asSchema`.
+ * A JSON Schema 2020-12 object, as OpenAPI 3.1 uses it. `@nestjs/swagger`'s `SchemaObject` names
+ * no `const`, `$ref` or `x-` keys (since 12 it takes a list of types), so schemas are written with
+ * this type and handed over through `asSchema`.
  */
 export interface JsonSchema {
   $ref?: string;
@@ -33,6 +33,6 @@ export interface JsonSchema {
   [extension: `x-${string}`]: unknown;
 }
 
-export const asSchema = (schema: JsonSchema): SchemaObject => schema as SchemaObject;
+export const asSchema = (schema: JsonSchema): SchemaObject => schema;
 
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
