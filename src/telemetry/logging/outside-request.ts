@@ -1,5 +1,12 @@
 import { context, ROOT_CONTEXT } from '@opentelemetry/api';
-import { storage } from 'nestjs-pino/storage';
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * The async context this module was loaded in: the boot's, outside every request. Running in it
+ * leaves each AsyncLocalStorage's request store (nestjs-pino's among them) behind, without
+ * reaching into any library's own storage.
+ */
+const atBoot = AsyncLocalStorage.snapshot();
 
 /**
  * Runs `work` outside any request's scope. Timers, intervals and event handlers keep the async
@@ -9,5 +16,5 @@ import { storage } from 'nestjs-pino/storage';
  * spans to the request's. Use it where such work is started, not where it logs.
  */
 export function outsideRequest<T>(work: () => T): T {
-  return storage.exit(() => context.with(ROOT_CONTEXT, work));
+  return atBoot(() => context.with(ROOT_CONTEXT, work));
 }

@@ -6,7 +6,7 @@ import {
   type SpanProcessor,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
-import { storage } from 'nestjs-pino/storage';
+import { PinoLogger } from 'nestjs-pino';
 import pino from 'pino';
 import { DetachedSpanProcessor } from './detached-span-processor';
 
@@ -15,10 +15,10 @@ import { DetachedSpanProcessor } from './detached-span-processor';
  * request scope it runs in, if any (a request's child, carrying reqId and trace_id).
  */
 class FailingExporter implements SpanExporter {
-  constructor(private readonly root: pino.Logger) {}
+  constructor(private readonly contexts: PinoLogger) {}
 
   export(_spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    (storage.getStore()?.logger ?? this.root).warn({ context: 'Tracing' }, 'Trace export failed');
+    this.contexts.logger.warn({ context: 'Tracing' }, 'Trace export failed');
     done({ code: ExportResultCode.FAILED });
   }
 
@@ -27,18 +27,24 @@ class FailingExporter implements SpanExporter {
   }
 }
 
+const lines: Record<string, unknown>[] = [];
+const root = pino({ base: null }, { write: (line: string) => lines.push(JSON.parse(line)) });
+// nestjs-pino's request contexts, as the service's request scope runs them; one for the file,
+// since nestjs-pino keeps the first root it is given for every context made after.
+const contexts = new PinoLogger({ pinoHttp: { logger: root }, useExisting: true });
+
 /** The export line of a span ended inside a request, its batch exported by the batch's timer. */
 async function exportLine(wrap: (batch: SpanProcessor) => SpanProcessor): Promise<unknown> {
-  const lines: Record<string, unknown>[] = [];
-  const root = pino({ base: null }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  lines.length = 0;
   const batch = new BatchSpanProcessor({
-    exporter: new FailingExporter(root),
+    exporter: new FailingExporter(contexts),
     scheduledDelayMillis: 10,
   });
   const provider = new TracerProvider({ spanProcessors: [wrap(batch)] });
-  const request = { logger: root.child({ reqId: 'req-1', trace_id: 'a'.repeat(32) }) };
   // The span ends while the request is served: the batch processor starts its timer then.
-  storage.run(request, () => provider.getTracer('test').startSpan('request').end());
+  contexts.runInContext(() => provider.getTracer('test').startSpan('request').end(), {
+    bindings: { reqId: 'req-1', trace_id: 'a'.repeat(32) },
+  });
   while (lines.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
   await provider.shutdown();
   return lines[0];
