@@ -48,7 +48,8 @@ describe('The compile cache of the production build', () => {
     await expect(bootAndStop({ TMPDIR: scratch })).resolves.toBe(0);
     // Hundreds of modules (the service's own, Nest, Fastify, viem...): far more than a few.
     expect(await filesUnder(join(scratch, 'node-compile-cache'))).toBeGreaterThan(200);
-  });
+    // A production boot and stop: seconds on a busy 2-core machine, past Jest's 5 s default.
+  }, 30_000);
 
   it('boots and stops as usual where the cache cannot be written', async () => {
     // A file where the directory should be: creating the cache fails.
@@ -56,5 +57,5 @@ describe('The compile cache of the production build', () => {
     await writeFile(notADirectory, '');
     await expect(bootAndStop({ TMPDIR: notADirectory })).resolves.toBe(0);
     expect(server?.log).not.toMatch(/compile cache/i);
-  });
+  }, 30_000);
 });
