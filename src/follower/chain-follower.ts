@@ -8,6 +8,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { PublicClient } from 'viem';
 import { ChainRegistry, type ChainInfo } from '../evm';
+import { reasonText } from '../evm/chains/chain-rpc';
 import { ActionRegistry } from '../kit/action.registry';
 import { limitLog } from '../telemetry/logging/log-limiter';
 import { logText } from '../telemetry/logging/log-text';
@@ -191,9 +192,8 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
   }
 }
 
-/** viem's errors quote the node's URL (keys included): only the error's kind and short text. */
+/** viem's errors quote the node's URL (keys included): its short text, through reasonText. */
 function safeText(error: unknown): string {
   const short = (error as { shortMessage?: unknown }).shortMessage;
-  const text = typeof short === 'string' ? short : String(error);
-  return text.replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>');
+  return reasonText(typeof short === 'string' ? short : String(error));
 }
