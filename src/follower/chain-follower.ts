@@ -40,6 +40,7 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
   private stopped = false;
   /** Chains whose last pass here found nothing to watch, so made no call. */
   private readonly idle = new Set<number>();
+  private chainsFollowed?: ChainInfo[];
 
   constructor(
     private readonly chains: ChainRegistry,
@@ -105,15 +106,17 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  /** The chains transaction actions answer on: the only ones an intent can name. */
+  /** The chains transaction actions answer on: the only ones an intent can name (fixed at boot). */
   private followed(): ChainInfo[] {
-    const ids = new Set(
-      this.actions
-        .actions()
-        .filter((action) => action.responseType !== 'data')
-        .map((action) => action.chains.source),
-    );
-    return this.chains.all().filter((chain) => ids.has(chain.chainId));
+    return (this.chainsFollowed ??= this.chains
+      .all()
+      .filter((chain) =>
+        this.actions
+          .actions()
+          .some(
+            (action) => action.responseType !== 'data' && action.chains.source === chain.chainId,
+          ),
+      ));
   }
 
   private async follow(chain: ChainInfo, subscriber: BlockSubscriber): Promise<void> {
