@@ -9,6 +9,10 @@ import { ENV, type Env } from './env';
 @Global()
 @Module({})
 export class AppConfigModule {
+  /**
+   * Provides the configuration main.ts (or createTestApp) loaded and validated before Nest starts,
+   * so no module reads process.env on its own.
+   */
   static forRoot(config: AppConfig, env: Env): DynamicModule {
     return {
       module: AppConfigModule,

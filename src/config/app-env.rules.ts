@@ -11,17 +11,29 @@ interface TimingVars {
   SHUTDOWN_TIMEOUT_MS: number;
 }
 
+/**
+ * A comma-separated variable as its entries, trimmed, empty ones dropped: unset and `a, ,b` read
+ * the same way everywhere.
+ */
 export const list = (value: string | undefined): string[] =>
   (value ?? '')
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
 
+/**
+ * A comma-separated list of host patterns (ALLOWED_HOSTS), parsed; undefined when any entry is not
+ * a host pattern, so the validator can refuse the whole value.
+ */
 export const hostList = (value: string): HostPattern[] | undefined => {
   const patterns = list(value).map(parseHostPattern);
   return patterns.length > 0 && patterns.every(Boolean) ? (patterns as HostPattern[]) : undefined;
 };
 
+/**
+ * A class-validator rule for ALLOWED_HOSTS: a comma-separated list of hosts or `*.` wildcards,
+ * refused at boot when any entry is not one.
+ */
 export const IsHostList = (): PropertyDecorator =>
   ValidateBy({
     name: 'isHostList',
@@ -89,6 +101,10 @@ const isOrigin = (entry: string): boolean => {
   return url !== undefined && /^https?:$/.test(url.protocol) && url.origin === entry;
 };
 
+/**
+ * A class-validator rule for ALLOWED_ORIGINS: each entry an origin exactly as browsers send it (no
+ * path, no trailing slash), since an entry in any other form would never match a request.
+ */
 export const IsOriginList = (): PropertyDecorator =>
   ValidateBy({
     name: 'isOriginList',
@@ -113,6 +129,10 @@ const isProxy = (entry: string): boolean => {
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 };
 
+/**
+ * A class-validator rule for TRUST_PROXY: `false`, or a comma-separated list of addresses, CIDRs
+ * and proxy-addr's range names, so a typo fails the boot instead of trusting the wrong hop.
+ */
 export const IsProxyList = (): PropertyDecorator =>
   ValidateBy({
     name: 'isProxyList',

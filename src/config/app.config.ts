@@ -26,6 +26,7 @@ import {
   list,
 } from './app-env.rules';
 
+/** Injection token of the boot-validated AppConfig: `@Inject(APP_CONFIG) config: AppConfig`. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
 /** Longest deadline accepted for the HTTP timeouts: one hour. */
@@ -203,6 +204,10 @@ class CoreEnv {
   SHUTDOWN_DRAIN_MS = 1000;
 }
 
+/**
+ * The core service's settings, validated once at boot (loadConfig): what main.ts listens with, what
+ * the metadata publishes and the security switches. Injected with APP_CONFIG.
+ */
 export interface AppConfig {
   port: number;
   host: string;

@@ -2,6 +2,7 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { type Env, readEnv, toInt } from './env';
 
+/** Injection token of the CacheConfig ResultCache reads. */
 export const CACHE_CONFIG = Symbol('CACHE_CONFIG');
 
 class CacheEnv {
@@ -20,6 +21,10 @@ class CacheEnv {
   CACHE_MAX_ENTRIES = 10_000;
 }
 
+/**
+ * The result cache's settings (CACHE_TTL_SECONDS, CACHE_MAX_ENTRIES): how long ResultCache keeps an
+ * answer and how much memory it may hold without Redis.
+ */
 export interface CacheConfig {
   /** Default lifetime of a cached result. */
   ttlSeconds: number;
@@ -29,6 +34,10 @@ export interface CacheConfig {
   maxEntries: number;
 }
 
+/**
+ * Reads and validates the cache's variables; a bad value stops the boot with a ConfigError naming
+ * it.
+ */
 export function loadCacheConfig(env: Env): CacheConfig {
   const vars = readEnv(CacheEnv, env, 'cache configuration');
   return {

@@ -8,9 +8,17 @@ export type Env = Record<string, string | undefined>;
 /** Injection token for the Env the application was booted with. */
 export const ENV = Symbol('ENV');
 
+/**
+ * A class-transformer `@Transform` for a whole-number variable: the text becomes a number only when
+ * it is one, so `@IsInt()` names the variable on `12abc` instead of reading NaN.
+ */
 export const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
 
+/**
+ * A class-transformer `@Transform` for a boolean variable: only `true` and `false` convert, so
+ * `@IsBoolean()` refuses `yes` or `1` rather than guessing.
+ */
 export const toBool = ({ value }: { value: unknown }): unknown =>
   value === 'true' ? true : value === 'false' ? false : value;
 
@@ -21,6 +29,10 @@ export const toBool = ({ value }: { value: unknown }): unknown =>
  */
 export class ConfigError extends Error {
   constructor(
+    /**
+     * Each refused variable as `NAME=shown value: reason`, secrets in URLs redacted: what the boot
+     * prints and a test can assert on.
+     */
     readonly problems: readonly string[],
     what = 'configuration',
   ) {

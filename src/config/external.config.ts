@@ -2,6 +2,7 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { type Env, readEnv, toInt } from './env';
 
+/** Injection token of the ExternalConfig the outbound layer reads. */
 export const EXTERNAL_CONFIG = Symbol('EXTERNAL_CONFIG');
 
 class ExternalEnv {
@@ -46,6 +47,10 @@ class ExternalEnv {
   EXTERNAL_CIRCUIT_COOLDOWN_MS = 10_000;
 }
 
+/**
+ * The bounds every outbound HTTP call runs within (EXTERNAL_*): its deadline, the per-host
+ * concurrency and queue, and the circuit breaker. UpstreamBounds applies them.
+ */
 export interface ExternalConfig {
   /** Milliseconds one external call may take, wait for a slot and answer body included. */
   timeoutMs: number;
@@ -59,6 +64,10 @@ export interface ExternalConfig {
   circuitCooldownMs: number;
 }
 
+/**
+ * Reads and validates the EXTERNAL_* variables; a bad value stops the boot with a ConfigError
+ * naming it.
+ */
 export function loadExternalConfig(env: Env): ExternalConfig {
   const vars = readEnv(ExternalEnv, env, 'external API configuration');
   return {

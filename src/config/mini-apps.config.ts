@@ -2,6 +2,7 @@ import { isURL } from 'class-validator';
 import { type Env, httpUrlRule } from './env';
 import { shownValue } from './redact-url';
 
+/** Injection token of the MiniAppsConfig the mini-app registry reads. */
 export const MINI_APPS_CONFIG = Symbol('MINI_APPS_CONFIG');
 
 /** The platform's limit on `url` and `icon`. */
@@ -15,6 +16,11 @@ export interface MiniAppOverrides {
   iconUrl?: string;
 }
 
+/**
+ * Per-mini-app overrides of the published document's URLs (MINI_APP_<ID>_URL,
+ * MINI_APP_<ID>_ICON_URL), so a deployment points each mini-app at its own host without editing
+ * code.
+ */
 export interface MiniAppsConfig {
   /** By `<ID>` (the mini-app id upper-cased, `-` as `_`); the registry refuses unknown ones. */
   overrides: ReadonlyMap<string, MiniAppOverrides>;
@@ -25,6 +31,10 @@ export interface MiniAppsConfig {
 const ICON_URL = /^MINI_APP_([A-Z0-9]+(?:_[A-Z0-9]+)*)_ICON_URL$/;
 const URL_VAR = /^MINI_APP_([A-Z0-9]+(?:_[A-Z0-9]+)*)_URL$/;
 
+/**
+ * Whether a URL can be published in a mini-app document: absolute http(s) and within the platform's
+ * 2000-character limit. Shared by the boot check and the overrides.
+ */
 export const isPublishableUrl = (value: string): boolean =>
   value.length <= MAX_PUBLISHED_URL_LENGTH && isURL(value, httpUrlRule);
 

@@ -2,10 +2,15 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 import { type Env, readEnv, toInt } from './env';
 
+/** Injection token of the ObservabilityConfig. */
 export const OBSERVABILITY_CONFIG = Symbol('OBSERVABILITY_CONFIG');
 
 /** pino's levels, most severe first; `silent` writes nothing. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/**
+ * A LOG_LEVEL value: one of pino's levels, so the variable is checked against the list the logger
+ * accepts.
+ */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 class ObservabilityEnv {
@@ -27,11 +32,13 @@ class ObservabilityEnv {
   METRICS_HOST = '0.0.0.0';
 }
 
+/** Where the Prometheus listener binds: a port of its own, never the public one. */
 export interface MetricsListenerConfig {
   port: number;
   host: string;
 }
 
+/** Logging and metrics settings (LOG_LEVEL, METRICS_PORT, METRICS_HOST), read once at boot. */
 export interface ObservabilityConfig {
   logLevel: LogLevel;
   /** Where `/metrics` is served; undefined when METRICS_PORT=0. */

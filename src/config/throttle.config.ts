@@ -2,6 +2,7 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { type Env, readEnv, toInt } from './env';
 
+/** Injection token of the ThrottleConfig the action throttler reads. */
 export const THROTTLE_CONFIG = Symbol('THROTTLE_CONFIG');
 
 class ThrottleEnv {
@@ -46,11 +47,17 @@ class ThrottleEnv {
   RATE_LIMIT_MAX_KEYS = 100_000;
 }
 
+/** One rate limit: at most `limit` requests per `ttlSeconds` window. */
 export interface Limit {
   limit: number;
   ttlSeconds: number;
 }
 
+/**
+ * Rate limits of action requests (RATE_LIMIT_*): per client IP and per user address, how they are
+ * counted, and what happens when the shared store is down. An action's own `rateLimit` overrides
+ * the numbers.
+ */
 export interface ThrottleConfig {
   ip: Limit;
   user: Limit;
@@ -62,6 +69,10 @@ export interface ThrottleConfig {
   maxKeys: number;
 }
 
+/**
+ * Reads and validates the RATE_LIMIT_* variables; a bad value stops the boot with a ConfigError
+ * naming it.
+ */
 export function loadThrottleConfig(env: Env): ThrottleConfig {
   const vars = readEnv(ThrottleEnv, env, 'rate-limit configuration');
   return {

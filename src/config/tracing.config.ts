@@ -14,8 +14,17 @@ const SAMPLERS = [
   'parentbased_traceidratio',
 ] as const;
 
+/**
+ * An OTEL_TRACES_EXPORTER value: `otlp`, `console` (spans to stdout, for a look without a
+ * collector) or `none`.
+ */
 export type TraceExporterName = (typeof EXPORTERS)[number];
+/** An OTLP transport (OTEL_EXPORTER_OTLP_PROTOCOL): the names OpenTelemetry's own SDKs accept. */
 export type OtlpProtocol = (typeof PROTOCOLS)[number];
+/**
+ * An OTEL_TRACES_SAMPLER value: the standard sampler names, so the variables mean here what they
+ * mean to every OpenTelemetry SDK.
+ */
 export type SamplerName = (typeof SAMPLERS)[number];
 
 const toNumber = ({ value }: { value: unknown }): unknown =>
@@ -71,6 +80,10 @@ class TracingEnv {
   OTEL_TRACES_SAMPLER_ARG = 1;
 }
 
+/**
+ * Tracing settings, read from the standard OTEL_* variables before anything else loads
+ * (src/tracing.ts), so the instrumentation is in place before the modules it patches.
+ */
 export interface TracingConfig {
   /** `none`: tracing is off and the SDK is not even loaded. */
   exporter: TraceExporterName;

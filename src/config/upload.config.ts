@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { type Env, readEnv, toInt } from './env';
 
+/** Injection token of the UploadConfig the upload guard and parser read. */
 export const UPLOAD_CONFIG = Symbol('UPLOAD_CONFIG');
 
 /** Files up to this size stay in memory; a larger one is written to a temporary file as it arrives. */
@@ -59,6 +60,10 @@ class UploadEnv {
   UPLOAD_SPOOL_DIR?: string;
 }
 
+/**
+ * The bounds on multipart uploads (UPLOAD_*): sizes, counts and memory, whatever clients send, and
+ * where large files spool to disk.
+ */
 export interface UploadConfig {
   maxBytes: number;
   maxFiles: number;
@@ -76,6 +81,10 @@ export interface UploadConfig {
   spoolDir: string;
 }
 
+/**
+ * Reads and validates the UPLOAD_* variables. `maxFieldBytes` is the JSON body limit, so a form's
+ * `_sdk_context` field is held to what a JSON request may carry.
+ */
 export function loadUploadConfig(env: Env, maxFieldBytes: number): UploadConfig {
   const vars = readEnv(UploadEnv, env, 'upload configuration');
   if (vars.UPLOAD_MAX_INFLIGHT_BYTES < vars.UPLOAD_MAX_BYTES) {

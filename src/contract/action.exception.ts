@@ -15,7 +15,15 @@ export interface ActionErrorOptions {
 export class ActionException extends HttpException {
   constructor(
     status: HttpStatus,
+    /**
+     * The developer-facing error text: logged, the `error` field of a transaction-mode body, and
+     * the message when `details.message` gives none.
+     */
     readonly error: string,
+    /**
+     * What the user reads, the client's context, the stable code and the developer's details,
+     * rendered by the filters in the action's mode.
+     */
     readonly details: ActionErrorOptions = {},
   ) {
     super(error, status);

@@ -196,6 +196,11 @@ export interface CrossChainInfo {
   destinationOperation?: unknown;
 }
 
+/**
+ * A transaction-mode answer: the unsigned transaction the user's wallet signs and sends, with the
+ * ABI and arguments a wallet or the platform shows before signing. TransactionBuilder.build makes
+ * it.
+ */
 export interface ExecutionResponse {
   serializedTransaction: string;
   chainId: number;

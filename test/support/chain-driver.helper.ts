@@ -11,13 +11,25 @@ async function hardhat(
   return chain.publicClient.request({ method, params } as never);
 }
 
+/**
+ * Saves the local chain's state (Hardhat's evm_snapshot): a test that branches (a reorg, a replaced
+ * transaction) returns to it with `revertTo`.
+ */
 export const snapshot = (chain: LocalChain): Promise<Hex> =>
   hardhat(chain, 'evm_snapshot') as Promise<Hex>;
 
+/**
+ * Returns the local chain to a `snapshot`, throwing when Hardhat no longer has it (a snapshot is
+ * used up by its revert).
+ */
 export async function revertTo(chain: LocalChain, id: Hex): Promise<void> {
   if ((await hardhat(chain, 'evm_revert', [id])) !== true) throw new Error(`No snapshot ${id}`);
 }
 
+/**
+ * Mines `blocks` empty blocks at once (hardhat_mine), so a test reaches a confirmation depth
+ * without sending transactions.
+ */
 export async function mine(chain: LocalChain, blocks: number): Promise<void> {
   await hardhat(chain, 'hardhat_mine', [`0x${blocks.toString(16)}`]);
 }

@@ -2,6 +2,10 @@ import { EventEmitter, once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/**
+ * How a CountingServer answers: the request, its response and the whole body as text, read before
+ * the handler runs.
+ */
 export type CountedHandler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
 /** Never answers: the socket stays open until the client gives up. */
@@ -30,13 +34,20 @@ export const redirectTo =
  */
 export class CountingServer {
   private readonly events = new EventEmitter();
+  /** Requests whose body has arrived: the calls a client made. */
   requests = 0;
+  /** Requests received and not yet answered nor abandoned by the client, now. */
   openRequests = 0;
+  /**
+   * The most requests open at once since start or `reset`: how many calls a client held in flight.
+   */
   maxOpenRequests = 0;
+  /** Open sockets now: a client's connections, kept alive or not. */
   liveSockets = 0;
 
   private constructor(
     private readonly server: Server,
+    /** How the next requests are answered; a test may swap it between phases. */
     public handler: CountedHandler,
   ) {
     server.on('connection', (socket) => {
@@ -63,6 +74,7 @@ export class CountingServer {
     });
   }
 
+  /** Starts a server on 127.0.0.1 on a free port (listen(0)), so suites never compete for one. */
   static async start(handler: CountedHandler): Promise<CountingServer> {
     const server = createServer({ keepAliveTimeout: 60_000 });
     server.listen(0, '127.0.0.1');
@@ -70,6 +82,7 @@ export class CountingServer {
     return new CountingServer(server, handler);
   }
 
+  /** The server's origin (`http://127.0.0.1:<port>`), to configure as the upstream's URL. */
   get base(): string {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
@@ -79,11 +92,19 @@ export class CountingServer {
     while (!condition()) await once(this.events, 'change');
   }
 
+  /**
+   * Zeroes the counts between phases of a test; the most at once restarts from the requests still
+   * open.
+   */
   reset(): void {
     this.requests = 0;
     this.maxOpenRequests = this.openRequests;
   }
 
+  /**
+   * Closes every connection, idle keep-alive ones included, then the server, so the test leaves no
+   * socket behind.
+   */
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

@@ -29,6 +29,10 @@ export function describeWithBrowser(): jest.Describe {
   return describe.skip;
 }
 
+/**
+ * Launches Debian's Chromium headless through playwright-core, sandbox and background networking
+ * off, so a browser suite runs as root in a container and reaches nothing but the test's server.
+ */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
@@ -93,6 +97,10 @@ class TokenTransferController {
   }
 }
 
+/**
+ * A transaction-mode action (an ERC-20 transfer on Fuji) for the debugger page's suites: its answer
+ * has the `abi` and `params` the page shows, without a chain behind it.
+ */
 @Module({ controllers: [TokenTransferController] })
 export class TokenTransferModule {}
 
@@ -102,6 +110,11 @@ export const FAKE_WALLET = {
   hash: `0x${'ab'.repeat(32)}`,
 };
 
+/**
+ * Run in the page (`page.addInitScript`): installs an EIP-1193 `window.ethereum` that answers
+ * `account` and `hash` and records each call in `window.walletCalls`, so a suite checks what the
+ * page asked a wallet without a wallet.
+ */
 export function installFakeWallet({ account, hash }: typeof FAKE_WALLET): void {
   const calls: { method: string; params?: unknown[] }[] = [];
   const answers: Record<string, unknown> = {

@@ -1,5 +1,9 @@
 import { request } from 'node:http';
 
+/**
+ * An answer read from a real socket: status, headers as Node parsed them and the body as text, so a
+ * test sees exactly what a client would.
+ */
 export interface HttpAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -28,6 +32,7 @@ export function httpRequest(
   });
 }
 
+/** A GET (or `method`, for HEAD and OPTIONS) to 127.0.0.1:`port` over a real socket. */
 export const httpGet = (port: number, path: string, method = 'GET'): Promise<HttpAnswer> =>
   httpRequest(port, method, path);
 

@@ -28,6 +28,10 @@ export function chainIdByName(name: string): number | undefined {
   return name.length > MAX_CHAIN_TEXT ? undefined : INDEX.get(key(name));
 }
 
+/**
+ * A chain as a request sent it, read: an id (undefined when the field was absent), or why the value
+ * names no chain, so the caller's 400 can say which.
+ */
 export type ChainReading =
   | { ok: true; chainId: number | undefined }
   | { ok: false; problem: 'not-an-id' | 'unknown-name' | 'not-text' };

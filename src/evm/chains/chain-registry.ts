@@ -50,10 +50,18 @@ export class ChainRegistry implements OnModuleInit {
     }
   }
 
+  /**
+   * The configured chain with this id, if the service serves it; ask `forRequest` instead to refuse
+   * a chain the action does not declare.
+   */
   get(chainId: number): ChainInfo | undefined {
     return this.config.chains.get(chainId);
   }
 
+  /**
+   * Every chain the service serves: the chain file's (or the shipped default's), without those left
+   * out for development only.
+   */
   all(): ChainInfo[] {
     return [...this.config.chains.values()];
   }

@@ -20,6 +20,11 @@ import { checkRpcAnswers, RpcAnswerError } from './rpc-answers';
 import { limitLog } from '../../telemetry/logging/log-limiter';
 import { logText } from '../../telemetry/logging/log-text';
 
+/**
+ * Why a call to a node failed, read from viem's error chain: `reverted` is the contract refusing (a
+ * 400 to the user), the others the node failing (a 500 or 503), so callers decide on the kind,
+ * never on viem's text.
+ */
 export type RpcFailureKind = 'timeout' | 'unreachable' | 'rejected' | 'reverted' | 'malformed';
 
 const PHRASES: Record<Exclude<RpcFailureKind, 'reverted'>, string> = {
@@ -128,6 +133,10 @@ export class ChainRpc {
     private readonly bounds: UpstreamBounds,
   ) {}
 
+  /**
+   * The chain's viem client, made on first use and kept: batched, bounded and never retried (see
+   * the class). Prefer `read`, which turns failures into the errors every action shows.
+   */
   client(chain: ChainInfo): PublicClient {
     let client = this.clients.get(chain.chainId);
     if (!client) {

@@ -39,11 +39,24 @@ class TransactionEnv {
   TX_SIMULATE = 'on';
 }
 
+/**
+ * A token a chain serves, the native coin included, as the chain file declares it: what
+ * `ChainRegistry.token` answers for a symbol a request sent, with the decimals `toBaseUnits` needs.
+ */
 export interface TokenInfo {
+  /** The symbol requests name the token by (`USDC`), as the chain file keys it. */
   symbol: string;
+  /**
+   * Places between base units and one token: `toBaseUnits` and `fromBaseUnits` need it, never a
+   * guess of 18.
+   */
   decimals: number;
   /** Absent for the chain's native coin. */
   address?: Address;
+  /**
+   * The chain's own coin: sent as the transaction's `value`, not through an ERC-20 call; check it
+   * before reading `address`.
+   */
   native: boolean;
   /** Identifier of the token at a simple-price API (CoinGecko's ids), when one is known. */
   priceId?: string;
@@ -60,6 +73,11 @@ export interface PoolInfo {
   feeBps: number;
 }
 
+/**
+ * A chain the service serves: its RPC node, native coin, tokens, routers and pools from the chain
+ * file over viem's definitions. ChainRegistry hands it to actions; never build one by hand outside
+ * tests.
+ */
 export interface ChainInfo {
   chainId: number;
   /** Display name: the file's `name`, else the platform's, else viem's. */
@@ -135,6 +153,10 @@ export function loadChainsConfig(env: Env): ChainsConfig {
   return { chains, developmentOnly, timeoutMs: loadExternalConfig(env).timeoutMs };
 }
 
+/**
+ * Reads TX_SERIALIZATION, TX_FILL and TX_SIMULATE: how transaction answers are encoded, filled and
+ * checked before they are answered. A bad value stops the boot with a ConfigError naming it.
+ */
 export function loadTransactionConfig(env: Env): TransactionConfig {
   const vars = readEnv(TransactionEnv, env, 'transaction configuration');
   return {

@@ -53,6 +53,10 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
 
 const byId = new Map(KNOWN_CHAINS.map((chain) => [chain.id, chain]));
 
+/**
+ * What the platform and viem call a chain, by id; undefined for a chain nobody named (it still
+ * works, named by its id).
+ */
 export function knownChain(id: number): KnownChain | undefined {
   return byId.get(id);
 }

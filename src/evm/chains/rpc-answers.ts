@@ -6,6 +6,7 @@ import { BaseError } from 'viem';
  * that handles a failing node handles it the same way: an RPC_ERROR naming the chain.
  */
 export class RpcAnswerError extends BaseError {
+  /** So a log line names this error, not viem's BaseError it extends. */
   override name = 'RpcAnswerError';
 
   constructor(what: string) {

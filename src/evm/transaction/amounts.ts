@@ -10,6 +10,10 @@ export const POSITIVE_DECIMAL_PATTERN = '^(\\d*[1-9]\\d*(\\.\\d*)?|\\d*\\.\\d*[1
 /** Digits with an optional fraction; either side may be empty ("5.", ".5"), not both. */
 const DECIMAL_TEXT = /^(\d*)(?:\.(\d*))?$/;
 
+/**
+ * How an amount converts: the token's symbol and decimals, and the parameter it came in, so an
+ * amount too precise or too large is a 400 naming that parameter.
+ */
 export interface AmountUnit {
   /** The parameter the amount came in, named in every error. */
   param: string;

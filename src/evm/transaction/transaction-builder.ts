@@ -25,6 +25,10 @@ export interface ContractCall {
   args: readonly unknown[];
 }
 
+/**
+ * What an action asks TransactionBuilder to build: the chain, target and call, with the spend to
+ * check and what to show. Left-out fields (nonce, gas, fees) are filled or not per TX_FILL.
+ */
 export interface TransactionSpec {
   chainId: number;
   to: Address;

@@ -13,6 +13,11 @@ export interface UnsignedTransaction {
   maxPriorityFeePerGas?: bigint;
 }
 
+/**
+ * How `serializedTransaction` is encoded (TX_SERIALIZATION): `rlp`, the hex a wallet signs, or
+ * `json`, wagmi's `serialize` form of the request (bigints tagged), for clients that read the
+ * fields.
+ */
 export type TransactionFormat = 'rlp' | 'json';
 
 interface BigintJson {

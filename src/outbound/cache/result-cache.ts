@@ -12,6 +12,10 @@ export type ResultCacheConfig = Pick<CacheConfig, 'ttlSeconds' | 'prefix'>;
 /** A read the store failed: counted as `error`, then computed as a miss. */
 const READ_FAILED = Symbol('read failed');
 
+/**
+ * What getOrCompute answers: the value, and whether it came from the cache, so a service can say so
+ * in its answer's metadata.
+ */
 export interface Cached<T> {
   /** The value as JSON keeps it (json-safe.ts): the same on a hit and on a miss. */
   value: JsonSafe<T>;
@@ -37,6 +41,12 @@ export class ResultCache {
     @Optional() private readonly metrics?: ActionMetrics,
   ) {}
 
+  /**
+   * The cached value of `key`, or `compute()`'s, stored for `ttlSeconds` (CACHE_TTL_SECONDS by
+   * default). Concurrent misses of one key in this process share one computation; a failing store
+   * only costs the computation; errors are not cached. Put everything the answer depends on in the
+   * key (normalizeKeyText).
+   */
   async getOrCompute<T>(
     key: string,
     compute: () => Promise<T>,

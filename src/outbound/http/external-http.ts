@@ -77,6 +77,11 @@ function parseJson(text: string): unknown {
 export class ExternalHttp {
   constructor(private readonly bounds: UpstreamBounds) {}
 
+  /**
+   * GETs a JSON document within the host's bounds and EXTERNAL_TIMEOUT_MS (or `timeoutMs`). Throws
+   * UpstreamError when the call fails and UpstreamRefusal (a 503) when the host is saturated or its
+   * circuit is open; `upstream` names the API in metrics.
+   */
   getJson(url: string | URL, options: GetJsonOptions = {}): Promise<unknown> {
     const { signal, upstream, maxBytes } = options;
     const timeoutMs = options.timeoutMs ?? this.bounds.config.timeoutMs;

@@ -65,6 +65,10 @@ export class UpstreamBounds {
   private readonly hosts = new LRUCache<string, HostPolicy>({ max: MAX_HOSTS });
 
   constructor(
+    /**
+     * The EXTERNAL_* bounds, public so ExternalHttp and the RPC transports default their timeouts
+     * to the same EXTERNAL_TIMEOUT_MS.
+     */
     @Inject(EXTERNAL_CONFIG) readonly config: ExternalConfig,
     @Optional() private readonly metrics?: ActionMetrics,
   ) {}

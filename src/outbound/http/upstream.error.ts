@@ -5,9 +5,14 @@ export type UpstreamErrorKind = 'timeout' | 'status' | 'malformed' | 'network' |
  * (which may carry keys or internal hosts), only what went wrong.
  */
 export class UpstreamError extends Error {
+  /** So a log line names this error, not a bare Error. */
   override readonly name = 'UpstreamError';
 
   constructor(
+    /**
+     * What went wrong, for the caller's decision (a timeout may deserve a different message than a
+     * 404) and the metrics' label.
+     */
     readonly kind: UpstreamErrorKind,
     message: string,
     /** The upstream's HTTP status, for `status` and `redirect` failures. */
