@@ -10,15 +10,15 @@ export const MAX_PUBLISHED_URL_LENGTH = 2000;
 
 /** What configuration sets for one mini-app; unset fields keep the defaults. */
 export interface MiniAppOverrides {
-  /** MINI_APP_<ID>_URL: the document's `url`. */
+  /** `MINI_APP_<ID>_URL`: the document's `url`. */
   url?: string;
-  /** MINI_APP_<ID>_ICON_URL: the document's `icon`. */
+  /** `MINI_APP_<ID>_ICON_URL`: the document's `icon`. */
   iconUrl?: string;
 }
 
 /**
- * Per-mini-app overrides of the published document's URLs (MINI_APP_<ID>_URL,
- * MINI_APP_<ID>_ICON_URL), so a deployment points each mini-app at its own host without editing
+ * Per-mini-app overrides of the published document's URLs (`MINI_APP_<ID>_URL`,
+ * `MINI_APP_<ID>_ICON_URL`), so a deployment points each mini-app at its own host without editing
  * code.
  */
 export interface MiniAppsConfig {
@@ -39,7 +39,7 @@ export const isPublishableUrl = (value: string): boolean =>
   value.length <= MAX_PUBLISHED_URL_LENGTH && isURL(value, httpUrlRule);
 
 /**
- * Reads every MINI_APP_<ID>_URL and MINI_APP_<ID>_ICON_URL: absolute http(s) URLs of at most
+ * Reads every `MINI_APP_<ID>_URL` and `MINI_APP_<ID>_ICON_URL`: absolute http(s) URLs of at most
  * 2000 characters. Any other MINI_APP_* variable is a typo and stops the boot, as a bad value does.
  */
 export function loadMiniAppsConfig(env: Env): MiniAppsConfig {

@@ -8,6 +8,10 @@ import type { MiniAppDeclaration } from '../../src/kit';
 import { LOG_DESTINATION } from '../../src/telemetry/logging/root-logger';
 import { testLogs } from './log-capture.helper';
 
+/**
+ * What createTestApp builds on top of the real application: extra environment, and the actions and
+ * mini-apps to serve instead of the shipped ones, so a suite can test one action alone.
+ */
 export interface TestAppOptions {
   /** Environment variables on top of `NODE_ENV=test` and rate limits out of reach. */
   env?: Record<string, string>;
@@ -17,7 +21,13 @@ export interface TestAppOptions {
   miniApps?: readonly MiniAppDeclaration[];
 }
 
-/** Builds the application exactly as main.ts does, through the Nest testing module. */
+/**
+ * Builds the application exactly as main.ts does, through the Nest testing module, with
+ * `NODE_ENV=test`, rate limits out of reach and logs kept in `testLogs`. Close it in `afterAll`.
+ *
+ * @param options - extra environment, and the actions and mini-apps to serve instead of the
+ *   shipped ones.
+ */
 export async function createTestApp({
   env = {},
   actions,
@@ -48,6 +58,7 @@ export async function createTestApp({
   return app;
 }
 
+/** An answer through Fastify's inject, its body parsed as JSON. */
 export interface InjectedJson<T = Record<string, unknown>> {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;

@@ -21,6 +21,10 @@ const MAX_LINES = 20_000;
 export class LogCapture implements DestinationStream {
   private readonly written: string[] = [];
 
+  /**
+   * Keeps one line as pino wrote it; the oldest half is dropped past 20,000 lines, so a long
+   * suite's memory stays bounded.
+   */
   write(line: string): void {
     // The older half goes at once, so a long suite does not shift the whole array every line.
     if (this.written.length >= MAX_LINES) this.written.splice(0, MAX_LINES / 2);
@@ -52,9 +56,14 @@ export class LogCapture implements DestinationStream {
     return this.ofRequest(reqId).find((line) => line.status !== undefined);
   }
 
+  /** Forgets the lines so far, so a test reads only the lines its own requests wrote. */
   clear(): void {
     this.written.length = 0;
   }
 }
 
+/**
+ * The LogCapture every test app in this test file writes to (createTestApp installs it): read a
+ * request's lines with `testLogs.ofRequest(reqId)`.
+ */
 export const testLogs = new LogCapture();

@@ -1,8 +1,10 @@
 import type { LoggerService } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 
+/** The method of Nest's LoggerService a line was written with. */
 export type LogLevel = 'log' | 'error' | 'warn' | 'debug' | 'verbose' | 'fatal';
 
+/** One line a Nest Logger wrote, as a console logger would print it. */
 export interface LogRecord {
   level: LogLevel;
   context?: string;
@@ -16,8 +18,13 @@ export interface LogRecord {
  * forward here once it is installed with `app.useLogger`), as a console logger would see it.
  */
 export class LogRecorder implements LoggerService {
+  /** Every line since install, oldest first. */
   readonly records: LogRecord[] = [];
 
+  /**
+   * Makes a recorder the app's logger (`app.useLogger`), so a test reads the lines Nest's Logger
+   * instances write, boot and shutdown lines included.
+   */
   static install(app: NestFastifyApplication): LogRecorder {
     const recorder = new LogRecorder();
     app.useLogger(recorder);

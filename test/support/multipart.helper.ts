@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 
+/** A form field: text, or a file with its bytes, file name and optional content type. */
 export type FormValue = string | { bytes: Buffer; filename: string; type?: string };
 
 /** A multipart/form-data body built by the platform's own machinery (undici's FormData). */
@@ -18,6 +19,10 @@ export async function formBody(
   };
 }
 
+/**
+ * The server's answer as RawUpload read it off the socket: status, head as text, and the body of
+ * `content-length` bytes.
+ */
 export interface RawAnswer {
   status: number;
   head: string;
@@ -31,7 +36,15 @@ export interface RawAnswer {
 export class RawUpload {
   private readonly socket: Socket;
   private received = '';
+  /**
+   * Resolves with the server's answer as soon as it has arrived, even while the upload is still
+   * being written: how a test sees an early refusal.
+   */
   readonly answered: Promise<RawAnswer>;
+  /**
+   * Resolves when the socket closes, whoever closed it: how a test sees the server hang up
+   * mid-upload.
+   */
   readonly closed: Promise<void>;
 
   constructor(port: number) {
@@ -54,17 +67,26 @@ export class RawUpload {
     this.closed = new Promise((resolve) => this.socket.on('close', () => resolve()));
   }
 
+  /**
+   * Writes more of the request (head, then body parts, at the test's pace); rejects when the server
+   * has closed the socket.
+   */
   write(data: string | Buffer): Promise<void> {
     return new Promise((resolve, reject) =>
       this.socket.write(data, (error) => (error ? reject(error) : resolve())),
     );
   }
 
+  /** Closes the socket at once, as a client that gives up mid-upload. */
   destroy(): void {
     this.socket.destroy();
   }
 }
 
+/**
+ * A POST's request head for RawUpload, Host included; add `content-type` and either
+ * `content-length` or `transfer-encoding: chunked`.
+ */
 export function requestHead(path: string, headers: Record<string, string>): string {
   const lines = Object.entries({ host: '127.0.0.1', ...headers }).map(([k, v]) => `${k}: ${v}`);
   return `POST ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`;

@@ -8,6 +8,10 @@ export interface Doc {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Schema> };
 }
+/**
+ * One operation of the document: what the suites check of an action's parameters, request examples,
+ * responses and samples.
+ */
 export interface Operation {
   operationId: string;
   parameters?: {
@@ -21,12 +25,17 @@ export interface Operation {
   responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
   'x-action-samples'?: unknown[];
 }
+/** A JSON Schema as the document holds it: inline, or a `$ref` to `resolve`. */
 export type Schema = Record<string, unknown> & {
   $ref?: string;
   properties?: Record<string, Schema>;
   required?: string[];
 };
 
+/**
+ * GETs the service's OpenAPI document (/api/openapi.json) through inject, failing the test unless
+ * it is served as JSON with a 200.
+ */
 export async function fetchDocument(app: NestFastifyApplication): Promise<Doc> {
   const response = await app.inject({ method: 'GET', url: '/api/openapi.json' });
   expect(response.statusCode).toBe(200);

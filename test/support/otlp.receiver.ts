@@ -41,12 +41,18 @@ const plain = (value: AnyValue): unknown =>
  * listen(0): what the service exports when OTEL_EXPORTER_OTLP_ENDPOINT points at it.
  */
 export class OtlpReceiver {
+  /** Every span received, oldest first, attributes flattened to plain values. */
   readonly spans: ReceivedSpan[] = [];
+  /**
+   * `METHOD path content-type` of each export request, so a test checks the exporter's endpoint and
+   * encoding.
+   */
   readonly paths: string[] = [];
   private readonly events = new EventEmitter();
 
   private constructor(private readonly server: Server) {}
 
+  /** Listens on 127.0.0.1 on a free port (listen(0)); gzip-encoded exports are read too. */
   static async start(): Promise<OtlpReceiver> {
     const server = createServer();
     const receiver = new OtlpReceiver(server);
@@ -66,6 +72,7 @@ export class OtlpReceiver {
     return receiver;
   }
 
+  /** The base URL to set as OTEL_EXPORTER_OTLP_ENDPOINT. */
   get endpoint(): string {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
@@ -79,6 +86,7 @@ export class OtlpReceiver {
     }
   }
 
+  /** Closes every connection, then the server. */
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

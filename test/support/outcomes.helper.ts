@@ -18,11 +18,16 @@ import { type ActionAnswer, runAction } from './platform';
 
 /** Every outcome the hook below was told of, across the apps of a suite, in order. */
 export const heardOutcomes: TransactionOutcome[] = [];
+/**
+ * Emits `<intent>:<status>` with the outcome each time a hook hears one, so `heard` waits on an
+ * event instead of polling.
+ */
 export const outcomeEvents = new EventEmitter();
 
 /** A team's hook, as an action module would declare it: send-token's four settled statuses. */
 @Injectable()
 export class OutcomeRecorder {
+  /** Records the outcome in `heardOutcomes` and announces it on `outcomeEvents`. */
   @OnTransactionOutcome(sendTokenAction, 'confirmed', 'reverted', 'replaced', 'expired')
   record(outcome: TransactionOutcome): void {
     heardOutcomes.push(outcome);
@@ -49,12 +54,17 @@ class RecordingSink implements OutcomeSink {
 })
 export class RecordingSinkModule {}
 
+/**
+ * send-token with OutcomeRecorder registered: pass it as `actions` to createTestApp to hear its
+ * outcomes.
+ */
 @Module({ imports: [SendTokenModule], providers: [OutcomeRecorder] })
 export class SendTokenWithHookModule {}
 
 /** The same hook on best-swap: its approval and its swap are two transaction answers. */
 @Injectable()
 export class SwapOutcomeRecorder {
+  /** Records the outcome in `heardOutcomes` and announces it on `outcomeEvents`. */
   @OnTransactionOutcome(bestSwapAction)
   record(outcome: TransactionOutcome): void {
     heardOutcomes.push(outcome);
@@ -62,6 +72,10 @@ export class SwapOutcomeRecorder {
   }
 }
 
+/**
+ * best-swap with SwapOutcomeRecorder registered: pass it as `actions` to createTestApp to hear its
+ * outcomes.
+ */
 @Module({ imports: [BestSwapModule], providers: [SwapOutcomeRecorder] })
 export class BestSwapWithHookModule {}
 
@@ -73,9 +87,17 @@ export async function heard(intent: string, status: string): Promise<Transaction
   return outcome;
 }
 
+/**
+ * How many outcomes the hooks heard for `intent`, so a test can prove one was told once and only
+ * once.
+ */
 export const heardCount = (intent: string): number =>
   heardOutcomes.filter((o) => o.intent.id === intent).length;
 
+/**
+ * A transaction answer with the intent id of its `x-action-intent` header, the handle a client
+ * reports its hash and reads the outcome with.
+ */
 export interface IntentAnswer extends ActionAnswer {
   intent: string;
 }
@@ -117,6 +139,7 @@ export async function sendAnyway(
   return hash;
 }
 
+/** An answer of the intents endpoint, envelope parsed. */
 export interface Answered<T = Record<string, unknown>> {
   status: number;
   body: { success: boolean; data?: T; error?: string; statusCode: number } & Record<
@@ -125,6 +148,9 @@ export interface Answered<T = Record<string, unknown>> {
   >;
 }
 
+/**
+ * An intent as the service shows it: its action, chain, status and, once known, its hash and block.
+ */
 export interface IntentData {
   intent: string;
   action: string;
@@ -135,6 +161,10 @@ export interface IntentData {
   updatedAt: number;
 }
 
+/**
+ * Reports the hash a wallet sent for `intent` (POST /api/transactions/:intent), as a client does,
+ * so the follower starts watching it. `hash` is unknown so a test can send a malformed one.
+ */
 export async function reportHash(
   app: NestFastifyApplication,
   intent: string,
@@ -149,6 +179,10 @@ export async function reportHash(
   return { status: response.statusCode, body: response.json() };
 }
 
+/**
+ * Reads an intent's status (GET /api/transactions/:intent), as a client polling for the outcome
+ * does.
+ */
 export async function readIntent(
   app: NestFastifyApplication,
   intent: string,

@@ -14,8 +14,15 @@ export type MiniAppAction = Omit<DynamicAction, 'chains'> & {
   chains: { source: number | string; destination?: number | string };
 };
 
+/**
+ * A mini-app form's values by parameter name, as the SDK holds them before it builds the request.
+ */
 export type Inputs = Record<string, string | number | boolean | undefined>;
 
+/**
+ * The context the SDK sends with a run: the user's address and the chains as the mini-app names
+ * them.
+ */
 export interface ExecutionContext {
   userAddress: string;
   /** What the mini-app gave: a chain id or a name. */
@@ -23,6 +30,7 @@ export interface ExecutionContext {
   destinationChain?: number | string;
 }
 
+/** A request as the SDK would write it, ready for RawClient: target, headers in order, body. */
 export interface RawRequest {
   /** The request line's target: path and query. */
   target: string;

@@ -5,6 +5,7 @@ import type { HDAccount } from 'viem';
 import type { LocalChain } from '../../src/testing/evm/local-chain';
 import { signAndSend } from '../../src/testing/evm/wallet';
 
+/** An action's answer through inject: status and the parsed JSON body. */
 export interface ActionAnswer {
   status: number;
   body: Record<string, unknown>;

@@ -12,7 +12,9 @@ import {
 import { deployToken, ERC20_ABI } from '../../src/testing/evm/contracts';
 import type { LocalChain, LocalWallet } from '../../src/testing/evm/local-chain';
 
+/** Seconds in an hour, as a bigint to add to block timestamps. */
 export const HOUR = 3_600n;
+/** Seconds in a day, as a bigint to add to block timestamps. */
 export const DAY = 86_400n;
 
 interface UserBalances {
@@ -28,6 +30,11 @@ export interface HistoryBlock extends UserBalances {
   timestamp: bigint;
 }
 
+/**
+ * What buildHistory made: the user, the two tokens' addresses (TST and the NEW one deployed
+ * mid-history), every block with the balances after it, and the Hardhat test client that set their
+ * times.
+ */
 export interface PortfolioHistory {
   user: Address;
   tst: Address;

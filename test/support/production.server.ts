@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 
+/** A production build in a folder of its own; `remove` deletes it when the suite ends. */
 export interface ProductionBuild {
   /** The compiled entry point, run as the container runs dist/main.js. */
   main: string;
@@ -105,6 +106,10 @@ export class ProductionServer {
     });
   }
 
+  /**
+   * Sends the process a signal (SIGTERM, SIGINT), as an orchestrator or Ctrl-C would, to test the
+   * shutdown.
+   */
   signal(signal: NodeJS.Signals): void {
     this.child.kill(signal);
   }

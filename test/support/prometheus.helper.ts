@@ -1,3 +1,4 @@
+/** One sample of a Prometheus text exposition: metric name, labels and value. */
 export interface Sample {
   name: string;
   labels: Record<string, string>;

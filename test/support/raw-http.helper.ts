@@ -10,7 +10,9 @@ export interface RawAnswer {
 
 /** A connection to 127.0.0.1 that records what it receives and when the server closes it. */
 export class RawClient {
+  /** Everything received so far, as latin1 text so any byte survives. */
   received = '';
+  /** The socket, for a test that needs to end it half-way or watch its events. */
   readonly socket: Socket;
   /** Resolves with everything received once the connection is closed (reset included). */
   readonly closed: Promise<string>;
@@ -24,12 +26,17 @@ export class RawClient {
     this.closed = new Promise((resolve) => this.socket.once('close', () => resolve(this.received)));
   }
 
+  /**
+   * Connects to 127.0.0.1:`port` and resolves once connected, so the first write is never queued
+   * behind the handshake.
+   */
   static async open(port: number): Promise<RawClient> {
     const client = new RawClient(port);
     await once(client.socket, 'connect');
     return client;
   }
 
+  /** Writes raw bytes: a request exactly as the test wants it, malformed ones included. */
   write(text: string): void {
     this.socket.write(text);
   }
@@ -45,6 +52,7 @@ export class RawClient {
     return this.received;
   }
 
+  /** Closes the connection at once, as a client that gives up. */
   destroy(): void {
     this.socket.destroy();
   }

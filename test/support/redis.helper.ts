@@ -46,6 +46,10 @@ export async function deleteKeys(admin: Redis, prefix: string): Promise<number> 
   return deleted;
 }
 
+/**
+ * A port free on 127.0.0.1 now (listen(0), then closed), for a server the test starts itself, such
+ * as a private redis-server; another process could take it first, so use it at once.
+ */
 export async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -76,6 +80,10 @@ export async function startRedisServer(port: number): Promise<ChildProcess> {
   return child;
 }
 
+/**
+ * Kills a redis-server from startRedisServer (SIGKILL, as a crash) and waits for it to exit: how a
+ * suite takes the store away mid-test.
+ */
 export async function stopRedisServer(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   child.kill('SIGKILL');

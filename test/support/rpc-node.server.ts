@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { encodeAbiParameters, type Hex, numberToHex } from 'viem';
 import type { CountedHandler } from './counting.server';
 
+/** One JSON-RPC call as the fake node received it, for a test to assert what a client asked. */
 export interface RpcCall {
   method: string;
   params: unknown[];
@@ -24,6 +25,10 @@ export const rpcError = (code: number, message: string): RpcErrorAnswer => ({
 
 /** Seconds of block 0 of the fake chain; block n comes 2 s later per block. */
 export const GENESIS_TIME = 1_700_000_000;
+/**
+ * The fake chain's head block number: `eth_blockNumber` and the `latest` tag answer it, so a test
+ * knows which blocks exist.
+ */
 export const HEAD = 1_000;
 
 /** A block as nodes send it (hex quantities), at the fake chain's regular 2 s spacing. */

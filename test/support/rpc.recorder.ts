@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** One JSON-RPC call a client sent through the recorder. */
 export interface RpcCall {
   method: string;
   params?: unknown[];
@@ -12,13 +13,22 @@ export interface RpcCall {
  * HTTP request's calls (several when the client batched them).
  */
 export class RpcRecorder {
+  /**
+   * The calls of each HTTP request, in arrival order: a batch is one entry with several calls, so a
+   * test can prove what travelled together.
+   */
   readonly requests: RpcCall[][] = [];
 
   private constructor(
     private readonly server: Server,
+    /** The recorder's URL, to configure as the chain's `RPC_URL_<id>` in place of the node's. */
     readonly url: string,
   ) {}
 
+  /**
+   * Starts a recorder on 127.0.0.1 on a free port, forwarding every request to the node at
+   * `target`.
+   */
   static async start(target: string): Promise<RpcRecorder> {
     const server = createServer();
     server.listen(0, '127.0.0.1');
@@ -45,10 +55,12 @@ export class RpcRecorder {
       .map((c) => String((c.params?.[0] as { to?: string } | undefined)?.to).toLowerCase());
   }
 
+  /** Forgets what was recorded, so a test counts only its own calls. */
   reset(): void {
     this.requests.length = 0;
   }
 
+  /** Closes every connection, then the server. */
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

@@ -6,6 +6,10 @@ import S3rver from 's3rver';
 /** s3rver's fixed credentials: it checks every request's SigV4 signature against them. */
 export const S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
+/**
+ * A running local S3 server: its endpoint, the variables pointing the NFT store at its bucket, and
+ * `stop`, which removes its files.
+ */
 export interface LocalS3 {
   endpoint: string;
   /** The NFT_* variables of an S3 store on this server's bucket. */

@@ -14,12 +14,17 @@ export type Outcome =
   | { kind: 'answer'; status: number; body: string; connectionClose: boolean }
   | { kind: 'error'; code: string; reusedSocket: boolean };
 
+/** One request a shutdown test sends, written once and sent through any agent. */
 export interface Call {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
 }
 
+/**
+ * A calculator request: an action that answers at once, with no outside call, to tell a served
+ * request from a refused one during shutdown.
+ */
 export const CALCULATOR: Call = {
   method: 'POST',
   path: '/api/calculator',
@@ -140,6 +145,10 @@ export class HeldWeatherApi {
 
   private constructor(private readonly server: Server) {}
 
+  /**
+   * Starts the API on 127.0.0.1 on a free port; set WEATHER_GEOCODING_URL and WEATHER_FORECAST_URL
+   * from `base`.
+   */
   static async start(): Promise<HeldWeatherApi> {
     const server = createServer();
     server.listen(0, '127.0.0.1');
@@ -149,6 +158,7 @@ export class HeldWeatherApi {
     return api;
   }
 
+  /** The API's origin (`http://127.0.0.1:<port>`). */
   get base(): string {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
@@ -164,6 +174,7 @@ export class HeldWeatherApi {
     for (const res of this.held.splice(0)) json(res, place);
   }
 
+  /** Closes every connection, held requests included, then the server. */
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

@@ -6,6 +6,10 @@ import { EventEmitter, once } from 'node:events';
 export class SpanRecorder extends InMemorySpanExporter {
   private readonly events = new EventEmitter();
 
+  /**
+   * Keeps the spans as InMemorySpanExporter does, then announces them, so `waitFor` re-checks on
+   * each export instead of polling.
+   */
   override export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
     super.export(spans, done);
     this.events.emit('export');

@@ -14,6 +14,7 @@ export type UpstreamReply =
   | { kind: 'raw'; status: number; body: string }
   | { kind: 'slow'; delayMs: number; then: UpstreamReply };
 
+/** Ready-made answers for `route`: the ones an external API gives, good and bad. */
 export const reply = {
   /** 200 (or `status`) with a JSON body: the "found" answer. */
   json: (body: unknown, status = 200): UpstreamReply => ({ kind: 'json', status, body }),
@@ -31,12 +32,17 @@ export const reply = {
   }),
 };
 
+/**
+ * A request as the fake upstream received it: path, parsed query and headers, for a test to assert
+ * what the service sent (its `x-request-id`, say).
+ */
 export interface UpstreamRequest {
   path: string;
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
 }
 
+/** Answers a request from what it asked, for a route whose answer depends on the query. */
 export type RouteHandler = (request: UpstreamRequest) => UpstreamReply;
 
 /**
@@ -46,14 +52,20 @@ export type RouteHandler = (request: UpstreamRequest) => UpstreamReply;
 export class FakeUpstream {
   private readonly routes = new Map<string, RouteHandler>();
   private readonly events = new EventEmitter();
+  /** Every request received, oldest first. */
   readonly requests: UpstreamRequest[] = [];
+  /** Requests the client closed before their answer: proof that a timed-out call really ended. */
   aborted = 0;
 
   private constructor(
     private readonly server: Server,
+    /** The port it listens on, from listen(0). */
     readonly port: number,
   ) {}
 
+  /**
+   * Starts the fake upstream on 127.0.0.1 on a free port, with no routes (every path answers 404).
+   */
   static async start(): Promise<FakeUpstream> {
     const server = createServer();
     server.listen(0, '127.0.0.1');
@@ -93,6 +105,7 @@ export class FakeUpstream {
     while (this.aborted < n) await once(this.events, 'aborted');
   }
 
+  /** Closes every connection, slow answers included, then the server. */
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

@@ -29,12 +29,21 @@ export type WebhookAnswer = (nth: number, id: string) => number | Promise<number
  * per delivery id as `answer` says (200 by default), and lets a test wait for what it received.
  */
 export class WebhookReceiver {
+  /**
+   * Every request received, oldest first, raw body kept so a test can verify the signature over
+   * exactly those bytes.
+   */
   readonly received: ReceivedWebhook[] = [];
+  /**
+   * How the next requests are answered, per delivery id and attempt: swap it to make the receiver
+   * fail, hold or hang.
+   */
   answer: WebhookAnswer = () => 200;
   private replays = 0;
 
   private constructor(private readonly server: CountingServer) {}
 
+  /** Starts the receiver on 127.0.0.1 on a free port, answering 200 to everything. */
   static async start(): Promise<WebhookReceiver> {
     const server = await CountingServer.start(() => undefined);
     const receiver = new WebhookReceiver(server);
@@ -42,6 +51,7 @@ export class WebhookReceiver {
     return receiver;
   }
 
+  /** The URL to configure as the webhook's target. */
   get url(): string {
     return `${this.server.base}/hooks`;
   }
@@ -56,6 +66,7 @@ export class WebhookReceiver {
     return this.server.until(condition);
   }
 
+  /** Closes every connection, held requests included, then the server. */
   close(): Promise<void> {
     return this.server.close();
   }
@@ -99,6 +110,9 @@ export class WebhookReceiver {
 /** Every attempt the app's WebhookSender made, told as each settles (a spy that calls through). */
 export class AttemptWatch {
   private readonly events = new EventEmitter();
+  /**
+   * Every attempt settled so far, with its delivery id, attempt number and whether it succeeded.
+   */
   readonly settled: { id: string; attempt: number; ok: boolean }[] = [];
 
   constructor(app: NestFastifyApplication) {
@@ -115,6 +129,7 @@ export class AttemptWatch {
     });
   }
 
+  /** Resolves once the condition holds, checked each time an attempt settles. */
   async until(condition: () => boolean): Promise<void> {
     while (!condition()) await once(this.events, 'settled');
   }

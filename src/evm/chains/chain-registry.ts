@@ -27,7 +27,7 @@ export function describeChain(id: number): string {
 }
 
 /**
- * The one place chains are resolved: the chain file (CHAIN_CONFIG_FILE, RPC_URL_<id>) over
+ * The one place chains are resolved: the chain file (CHAIN_CONFIG_FILE, `RPC_URL_<id>`) over
  * viem's definitions, each chain with its names, native coin, tokens, routers, pools and RPC
  * client. Every action, data or transaction mode, asks it which chain a request runs on.
  */

@@ -168,7 +168,12 @@ export function loadTransactionConfig(env: Env): TransactionConfig {
 
 /**
  * Select options for token parameters: declarations are static, so they list the symbols of the
- * shipped default file; the service checks each request against the chain actually configured.
+ * shipped default file; the service checks each request against the chain actually configured
+ * (ChainRegistry.token answers 400 `UNKNOWN_TOKEN` for a symbol the chain lacks).
+ *
+ * @param chainIds - the chains the action declares (`[CHAINS.source]`); symbols are listed once.
+ * @param options - `native: true` lists each chain's native coin too, for an action that can
+ *   send it as the transaction's value; `false` for an ERC-20-only parameter.
  */
 export function defaultTokenOptions(
   chainIds: readonly number[],

@@ -23,8 +23,10 @@ const TEXTS: Record<RefusalReason, { code: string; error: string; message: strin
  * clients), so services let it through rather than wrapping it as an upstream failure.
  */
 export class UpstreamRefusal extends ActionException {
-  /** Why the call was not made: tests and logs tell a full queue from an open circuit. */
-  constructor(readonly reason: RefusalReason) {
+  constructor(
+    /** Why the call was not made: tests and logs tell a full queue from an open circuit. */
+    readonly reason: RefusalReason,
+  ) {
     const { code, error, message } = TEXTS[reason];
     super(HttpStatus.SERVICE_UNAVAILABLE, error, { code, message, data: { code } });
   }
