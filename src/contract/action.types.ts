@@ -109,7 +109,9 @@ export interface ActionSample<P extends object = object> {
 
 /** One declaration per action: route, validation and published metadata all come from here. */
 export interface ActionDeclaration<P extends object = object> {
+  /** The button's text in the mini-app, published in the metadata. */
   label: string;
+  /** A sentence the platform shows under the button; published in the metadata. */
   description?: string;
   /**
    * The action's own page on /docs (the OpenAPI operation's description, after the generated
@@ -117,8 +119,20 @@ export interface ActionDeclaration<P extends object = object> {
    * published in the platform's metadata.
    */
   docs?: string;
+  /**
+   * The chain the action runs on (`source`) and, for a cross-chain action, where it lands; requests
+   * naming another are refused with 400 `UNSUPPORTED_CHAIN`.
+   */
   chains: ChainContext;
+  /**
+   * The route the action answers POST on (`/api/<name>`), unique across actions; also its id in
+   * metadata, OpenAPI and the typed client.
+   */
   path: string;
+  /**
+   * The class whose `@ActionParam` properties declare, validate and convert the parameters; none
+   * for an action without inputs.
+   */
   params?: ParamsClass<P>;
   /** `'data'` selects data mode; absent selects transaction mode. */
   responseType?: ResponseType;
@@ -129,6 +143,10 @@ export interface ActionDeclaration<P extends object = object> {
    * declared answer is a 5xx. The fuzz suite and the conformance checks read it from here.
    */
   callsOutside?: boolean;
+  /**
+   * This action's own rate limits, over the service's RATE_LIMIT_* defaults, for an action that is
+   * costlier (or cheaper) to answer.
+   */
   rateLimit?: ActionRateLimit;
   /**
    * Requests a user would send, answered with success by a correctly configured service. The
@@ -163,7 +181,9 @@ export interface MiniAppMetadata {
 
 /** What a data-mode handler returns; the envelope interceptor adds the rest. */
 export interface ActionResult<T = unknown> {
+  /** The answer's `data`, JSON-safe (bigints become decimal text). */
   data?: T;
+  /** The envelope's `message`, shown to the user; a default is written when absent. */
   message?: string;
   /** Extra keys merged into the envelope's `metadata` (for instance `cached`). */
   metadata?: Record<string, unknown>;
@@ -202,9 +222,15 @@ export interface CrossChainInfo {
  * it.
  */
 export interface ExecutionResponse {
+  /** The unsigned transaction, RLP hex or wagmi JSON per TX_SERIALIZATION. */
   serializedTransaction: string;
+  /** The chain the wallet must be on to sign it. */
   chainId: number;
+  /** The called function's ABI fragment, so a wallet can decode the call for the user. */
   abi?: readonly unknown[];
+  /**
+   * The function and its arguments by name, for display; TransactionBuilder fills it from the call.
+   */
   params?: { functionName: string; args: Record<string, unknown> };
   /** Filled by the kit for an action that declares `chains.destination`. */
   crossChain?: CrossChainInfo;
@@ -222,9 +248,21 @@ export interface TransactionErrorBody {
 
 /** Who runs the action and from where, read from headers, query and body. */
 export interface RequestContext {
+  /**
+   * The request's id, echoed in `metadata.requestId` and on every log line: a client's
+   * `x-request-id` when it is sane, else a new UUID.
+   */
   requestId: string;
+  /**
+   * The acting user's wallet, when the request names one (`x-wallet-address` or the SDK context).
+   */
   userAddress?: Address;
+  /**
+   * The chain the request names, already checked against the declaration; absent means the declared
+   * source.
+   */
   sourceChain?: number;
+  /** The destination chain the request names, for a cross-chain action. */
   destinationChain?: number;
 }
 

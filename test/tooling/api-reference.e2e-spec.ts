@@ -243,6 +243,9 @@ describe('the API reference (npm run docs:api)', () => {
     const comment = commentOf(module, name);
     expect(comment.length).toBeGreaterThan(20);
     expect(text).toContain(comment);
-    if (member) expect(text).toContain(commentOf(module, name, member));
+    if (member === undefined) return;
+    const memberComment = commentOf(module, name, member);
+    expect(memberComment).not.toBe('');
+    expect(text).toContain(memberComment);
   });
 });

@@ -79,16 +79,24 @@ export interface PoolInfo {
  * tests.
  */
 export interface ChainInfo {
+  /** The EVM chain id, the key requests and the chain file use. */
   chainId: number;
   /** Display name: the file's `name`, else the platform's, else viem's. */
   name: string;
   /** Names a request may use for the chain (the platform's display and legacy names). */
   names: readonly string[];
+  /**
+   * The node's URL (`RPC_URL_<id>` over the file's); it may carry keys, so it is never logged or
+   * shown.
+   */
   rpcUrl: string;
+  /** The chain's own coin (`native: true`), also listed in `tokens` under its symbol. */
   native: TokenInfo;
   /** Every token by symbol, the native coin included. */
   tokens: ReadonlyMap<string, TokenInfo>;
+  /** Swap routers by name, for actions that build router calls. */
   routers: ReadonlyMap<string, Address>;
+  /** The constant-product pools the file lists, for quoting swaps. */
   pools: readonly PoolInfo[];
   /** The ERC-721 collection the mint-nft action mints on (`safeMint(address to, string uri)`). */
   nftCollection?: Address;

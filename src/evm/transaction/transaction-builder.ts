@@ -30,17 +30,25 @@ export interface ContractCall {
  * check and what to show. Left-out fields (nonce, gas, fees) are filled or not per TX_FILL.
  */
 export interface TransactionSpec {
+  /** The chain to build for: the one `ChainRegistry.forRequest` chose. */
   chainId: number;
+  /** The called contract, or the recipient of a plain transfer. */
   to: Address;
+  /** Native coin sent along, in wei. */
   value?: bigint;
   /** Raw calldata; ignored when `call` is given. */
   data?: Hex;
+  /** The contract call, encoded into `data` and published as `abi` and `params`. */
   call?: ContractCall;
   /** Who signs (TX_FILL=estimate reads its nonce and estimates gas as it); the acting user by default. */
   from?: Address;
+  /** Kept when set; otherwise the wallet's, or the signer's pending count with TX_FILL=estimate. */
   nonce?: number;
+  /** Kept when set; otherwise the wallet's, or the node's estimate plus a margin (TX_FILL=estimate). */
   gas?: bigint;
+  /** EIP-1559 fee cap, kept when set; else the wallet's, or the node's with TX_FILL=estimate. */
   maxFeePerGas?: bigint;
+  /** EIP-1559 tip, kept when set; otherwise the wallet's, or the node's with TX_FILL=estimate. */
   maxPriorityFeePerGas?: bigint;
   /** `params` for display: the call's function name by default, extra args beside its own. */
   display?: { functionName?: string; args?: Record<string, unknown> };
