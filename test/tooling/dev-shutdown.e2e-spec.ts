@@ -141,7 +141,7 @@ describe('npm run dev: stopping', () => {
     // A failed test leaves its tree: the loop's group and the watcher's, which is its own.
     for (const { child, pids } of runs) {
       const alive = child.pid !== undefined && child.exitCode === null && child.signalCode === null;
-      const all = [...pids.keys(), ...(alive ? tree(child.pid as number).keys() : [])];
+      const all = [...pids.keys(), ...(alive ? tree(child.pid).keys() : [])];
       for (const pid of stillRunning(all)) process.kill(pid, 'SIGKILL');
     }
     for (const dir of outDirs) rmSync(join(ROOT, dir), { recursive: true, force: true });
