@@ -19,6 +19,8 @@ const base = {
     '/node_modules/(?!(?:@fastify/static/node_modules/)?(?:cockatiel|content-disposition)/|@nestjs/(?!cli/|schematics/)|(?<=@nestjs/platform-fastify/node_modules/)cookie/)',
   ],
   testEnvironment: 'node',
+  // Nest's default console logger off: what a spec reads it spies on or records.
+  setupFiles: ['<rootDir>/../test/support/quiet-nest-logger.setup.ts'],
 };
 
 module.exports = {

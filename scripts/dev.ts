@@ -4,7 +4,8 @@
  * deployed, writes a chain file that lists them, then runs the service in development mode with
  * high rate limits under `nest start --watch`. Ctrl-C (or SIGTERM) stops the service, then the
  * chain. DEV_CHAIN_ID / DEV_CHAIN_PORT choose another chain id or port; DEV_OUT_DIR where the
- * watcher builds (default dist/dev, never dist/ itself: that is the production build).
+ * watcher builds (default dist/dev, never dist/ itself: that is the production build). Nothing it
+ * started outlives it: the service, the watcher, the chain and the stand-ins all stop.
  *
  * Stand-ins on loopback answer for the outside services the shipped actions call (weather,
  * prices), so everything, `npm run check` included, works offline.
@@ -15,6 +16,7 @@
 import { once } from 'node:events';
 import { prepareDev } from './dev/dev-env';
 import { startWatcher } from './dev/watcher';
+import { portInUseMessage } from './dev/dev-chain';
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
@@ -32,15 +34,13 @@ async function main(chainOnly: boolean): Promise<number> {
     console.log('dev: chain stopped');
     return 0;
   }
-  const { child: watcher, cleanUp } = startWatcher(env, env.DEV_OUT_DIR);
-  const exited = once(watcher, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  // The watcher stops the service and exits; the chain stops after it, never under it.
-  const forward = (signal: NodeJS.Signals): void => {
-    if (watcher.exitCode === null && watcher.signalCode === null) watcher.kill(signal);
-  };
-  for (const signal of SIGNALS) process.on(signal, forward);
-  const [code, signal] = await exited;
-  cleanUp();
+  const watcher = startWatcher(env, env.DEV_OUT_DIR);
+  // The watcher stops the service and exits; the chain stops after both, never under them.
+  for (const signal of SIGNALS) process.on(signal, watcher.signal);
+  // A closed terminal: the watcher is in a session of its own, so it hears of it from here.
+  process.on('SIGHUP', () => watcher.signal('SIGTERM'));
+  const { code, signal } = await watcher.stopped;
+  watcher.cleanUp();
   await stop();
   console.log(`dev: stopped (service ${signal ?? `exit ${code}`}), chain stopped`);
   return code ?? 0;
@@ -49,7 +49,9 @@ async function main(chainOnly: boolean): Promise<number> {
 main(process.argv.includes('--chain-only')).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(`dev: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `dev: ${portInUseMessage(error) ?? (error instanceof Error ? error.message : String(error))}`,
+    );
     process.exit(1);
   },
 );

@@ -12,7 +12,7 @@ import { backlogShares, checkPortFree, openAcceptSockets } from './server/edge/a
 import type { MiniAppDeclaration } from './contract/mini-app.types';
 import { MetricsServer } from './telemetry/metrics/metrics.server';
 import { GracefulShutdown } from './server/graceful-shutdown';
-import { listeningLine } from './listening-line';
+import { listeningLine, namePortInUse } from './listening-line';
 import type { Logger as PinoLogger } from 'pino';
 import { loadObservabilityConfig } from './config/observability.config';
 import { BootLogger } from './telemetry/logging/boot-logger';
@@ -50,10 +50,18 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<void> {
   for (const warning of bootWarnings(config, env)) new Logger('Bootstrap').warn(warning);
   await options.beforeListen?.(app);
   const logger = new Logger('Bootstrap');
-  await listenApp(app, config, logger);
+  // A port in use fails the boot with one line naming the variable to change.
+  await listenApp(app, config, logger).catch((error: unknown) => {
+    throw namePortInUse(error, 'PORT');
+  });
   // Prometheus on its own port (METRICS_PORT), never the public one; opened before the
   // `Listening on` line, so that line means every port is open.
-  await app.get(MetricsServer).listen();
+  await app
+    .get(MetricsServer)
+    .listen()
+    .catch((error: unknown) => {
+      throw namePortInUse(error, 'METRICS_PORT');
+    });
   logger.log(listeningLine(app.getHttpServer().address()));
 
   // SIGTERM/SIGINT: readiness off, accepted requests answered, then exit 0 (1 past the timeout).

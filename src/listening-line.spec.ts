@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { listeningLine } from './listening-line';
+import { listeningLine, namePortInUse } from './listening-line';
 
 async function bound(host: string): Promise<Server> {
   const server = createServer();
@@ -21,5 +21,32 @@ describe('listeningLine', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('namePortInUse', () => {
+  it.each(['PORT', 'METRICS_PORT'] as const)(
+    'turns a port taken into one line naming %s',
+    async (variable) => {
+      const taken = await bound('127.0.0.1');
+      const { port } = taken.address() as { port: number };
+      const second = createServer();
+      const error = await new Promise<Error>((resolve) => {
+        second.once('error', resolve);
+        second.listen(port, '127.0.0.1');
+      });
+      taken.close();
+      const named = namePortInUse(error, variable) as Error;
+      expect(named.message).toBe(
+        `${variable} ${port} is already in use on 127.0.0.1 (EADDRINUSE): stop what holds it ` +
+          `(another npm start or npm run dev?), or set ${variable} to another port`,
+      );
+      expect(named.message).not.toContain('\n');
+    },
+  );
+
+  it('leaves any other error as it is', () => {
+    const other = Object.assign(new Error('listen EACCES'), { code: 'EACCES' });
+    expect(namePortInUse(other, 'PORT')).toBe(other);
   });
 });

@@ -4,6 +4,9 @@
  */
 import type { Address, Chain, HDAccount, PublicClient, Transport, WalletClient } from 'viem';
 
+/** Hardhat's well-known development mnemonic: the local chain's accounts, each funded. */
+export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+
 export type LocalWallet = WalletClient<Transport, Chain, HDAccount>;
 
 export interface LocalChain {

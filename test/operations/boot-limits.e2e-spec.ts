@@ -107,13 +107,22 @@ describeOnLinux('Accept sockets and the open-file limit (the production build)',
     expect(server.stdout()).not.toContain('Listening on');
   }, 60_000);
 
-  it.each(['1', '4'])(
-    'with ACCEPT_SOCKETS=%s, a port in use is a JSON error line after the boot lines, then exit 1',
-    async (sockets) => {
+  it.each([
+    ['PORT', '1'],
+    ['PORT', '4'],
+    ['METRICS_PORT', '1'],
+  ])(
+    'with %s taken (ACCEPT_SOCKETS=%s), one JSON error line naming it after the boot lines, then exit 1',
+    async (variable, sockets) => {
       const taken = createServer().listen(0, '127.0.0.1');
       await once(taken, 'listening');
       const { port } = taken.address() as { port: number };
-      const server = boot(build.main, { PORT: String(port), ACCEPT_SOCKETS: sockets });
+      const server = boot(build.main, {
+        PORT: '0',
+        METRICS_HOST: '127.0.0.1',
+        [variable]: String(port),
+        ACCEPT_SOCKETS: sockets,
+      });
       running.push(server);
       try {
         expect(await server.exited).toBe(1);
@@ -130,7 +139,9 @@ describeOnLinux('Accept sockets and the open-file limit (the production build)',
       expect(lines.at(-1)).toMatchObject({
         level: 'error',
         context: 'Bootstrap',
-        msg: `Boot failed: listen EADDRINUSE: address already in use 127.0.0.1:${port}`,
+        msg:
+          `Boot failed: ${variable} ${port} is already in use on 127.0.0.1 (EADDRINUSE): ` +
+          `stop what holds it (another npm start or npm run dev?), or set ${variable} to another port`,
       });
     },
     60_000,

@@ -1,8 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAddress } from 'viem';
 import { bestSwapAction } from '../../src/actions/best-swap/best-swap.action';
@@ -89,98 +86,4 @@ describe('npm run dev: the local chain and its configuration', () => {
   );
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1');
-    server.once('error', reject);
-    server.once('listening', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Resolves with the output so far once it matches; rejects should the process exit first. */
-function outputMatching(
-  child: ChildProcess,
-  output: () => string,
-  pattern: RegExp,
-): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    const check = (): void => {
-      const match = pattern.exec(output());
-      if (!match) return;
-      child.stdout?.off('data', check);
-      child.off('exit', exited);
-      resolve(match);
-    };
-    const exited = (): void =>
-      reject(new Error(`exited before printing ${pattern}:\n${output().slice(-3000)}`));
-    child.stdout?.on('data', check);
-    child.once('exit', exited);
-    check();
-  });
-}
-
-/** The script itself: chain, watcher build (into a directory of its own), service, Ctrl-C. */
-describe('npm run dev: the watcher', () => {
-  const outDir = join('dist', `dev-e2e-${process.pid}`);
-  let child: ChildProcess | undefined;
-
-  afterAll(() => {
-    if (child?.pid && child.exitCode === null && child.signalCode === null)
-      process.kill(-child.pid, 'SIGKILL');
-    rmSync(join(ROOT, outDir), { recursive: true, force: true });
-  });
-
-  it('serves the service on the local chain and stops both on Ctrl-C', async () => {
-    const port = await freePort();
-    let output = '';
-    child = spawn('npm', ['run', 'dev'], {
-      cwd: ROOT,
-      // Its own process group: Ctrl-C in a terminal signals the whole group.
-      detached: true,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        METRICS_PORT: '0',
-        DEV_CHAIN_PORT: '0',
-        DEV_OUT_DIR: outDir,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const running = child;
-    running.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    running.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    // Once every process holding its output (npm, the script, the watcher, the service) is gone.
-    const closed = once(running, 'close');
-    const [, rpcUrl] = await outputMatching(running, () => output, /dev: chain 43113 at (\S+)\n/);
-    await outputMatching(
-      running,
-      () => output,
-      new RegExp(`Listening on http://127\\.0\\.0\\.1:${port}`),
-    );
-    const base = `http://127.0.0.1:${port}`;
-
-    expect((await fetch(`${base}/health`)).status).toBe(200);
-    const [sample] = bestSwapAction.samples ?? [];
-    const swap = await fetch(`${base}/api/best-swap`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-user-address': String(sample.userAddress) },
-      body: JSON.stringify({ params: sample.params }),
-    });
-    expect({
-      status: swap.status,
-      chainId: ((await swap.json()) as { chainId: number }).chainId,
-    }).toEqual({
-      status: 200,
-      chainId: 43113,
-    });
-
-    process.kill(-(running.pid as number), 'SIGINT');
-    await closed;
-    expect(output).toContain('dev: stopped (service exit 0), chain stopped');
-    await expect(fetch(rpcUrl, { method: 'POST' })).rejects.toThrow();
-  }, 120_000);
-});
+// The script itself, started, serving and stopped: test/tooling/dev-shutdown.e2e-spec.ts.
