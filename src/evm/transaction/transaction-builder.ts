@@ -16,7 +16,10 @@ import type {
 import { ChainRpc } from '../chains/chain-rpc';
 import { RpcAnswerError } from '../chains/rpc-answers';
 import { approvalStep, checkSpend } from './approval-step';
-import { type Erc20Spend, TransactionSimulator } from './transaction-simulator';
+import { TransactionSimulator } from './transaction-simulator';
+import type { Erc20Spend } from './erc20-spend';
+import type { CandidatePlan, ChainRead } from './candidates';
+import { chooseChecked } from './choose-checked';
 import { displayValue, serializeUnsigned, type UnsignedTransaction } from './tx-serialization';
 
 /** A contract call: its ABI fragment (published as `abi`) and its arguments in order. */
@@ -86,24 +89,58 @@ export class TransactionBuilder {
    * `context` is the request's (`@ActionContext()`): the transaction is the acting user's unless
    * `spec.from` says otherwise.
    */
-  async build(spec: TransactionSpec, context: RequestContext): Promise<ExecutionResponse> {
-    const chain = this.chains.get(spec.chainId);
-    if (!chain) throw builderMisuse(`chain ${spec.chainId} is not configured`);
-    if (spec.spend) {
-      const problem = checkSpend(spec.spend);
+  build(spec: TransactionSpec, context: RequestContext): Promise<ExecutionResponse> {
+    const { chainId, from } = spec;
+    return this.buildBest(
+      { chainId, from, candidates: [spec], pick: () => ({ candidate: 0 }) },
+      context,
+    );
+  }
+
+  /**
+   * Reads and candidates checked in one batch at one block, then the plan's pick answered (the
+   * approval first when its allowance is short): see CandidatePlan.
+   */
+  async buildBest(plan: CandidatePlan, context: RequestContext): Promise<ExecutionResponse> {
+    const chain = this.chains.get(plan.chainId);
+    if (!chain) throw builderMisuse(`chain ${plan.chainId} is not configured`);
+    for (const { spend } of plan.candidates) {
+      const problem = spend && checkSpend(spend);
       if (problem) throw builderMisuse(problem);
     }
-    const from = spec.from ?? context.userAddress;
-    const tx = unsigned(spec);
-    if (this.config.simulate) {
-      if (!from) throw signerNeeded();
-      const { spend, errors } = spec;
-      const verdict = await this.simulator.check({ chain, tx, from, spend, errors });
-      if (verdict.kind === 'approve' && spend) {
-        return this.answer(chain, approvalStep(spec, spend, verdict), from);
+    const from = plan.from ?? context.userAddress;
+    if (!this.config.simulate) {
+      const reads = plan.reads?.length ? await this.unpinnedReads(chain, plan.reads) : [];
+      const runs = plan.candidates.map((spec) => ({ spec, kind: 'unchecked' as const }));
+      const { candidate, answer } = plan.pick({ reads, runs });
+      return this.answer(chain, answer ?? plan.candidates[candidate], from);
+    }
+    if (!from) throw signerNeeded();
+    const txs = plan.candidates.map(unsigned);
+    const { run, answer, state } = await chooseChecked(this.simulator, chain, from, plan, txs);
+    if (run.kind === 'refused') throw run.refusal!;
+    if (run.kind === 'approve' && answer.spend) {
+      const verdict = await this.simulator.approval(
+        chain,
+        state,
+        from,
+        answer.spend,
+        answer.errors,
+      );
+      if (verdict.kind === 'approve') {
+        return this.answer(chain, approvalStep(answer, answer.spend, verdict), from);
       }
     }
-    return this.answer(chain, spec, from, tx);
+    return this.answer(chain, answer, from);
+  }
+
+  /** TX_SIMULATE=off: the reads alone, as the node answers them (one batch, nothing pinned). */
+  private unpinnedReads(
+    chain: ChainInfo,
+    reads: readonly ChainRead[],
+  ): Promise<PromiseSettledResult<unknown>[]> {
+    const client = this.rpc.client(chain);
+    return Promise.allSettled(reads.map((read): Promise<unknown> => client.readContract(read)));
   }
 
   /** Fills (TX_FILL=estimate), serializes and describes a transaction the checks let through. */
