@@ -107,13 +107,14 @@ export class ${pascal}Service {
     const amountIn = toBaseUnits(amount, { param: 'amount', ...paid });
     const path = [paid.address, wrapped.address];
     const deadline = BigInt(Math.floor(Date.now() / 1000) + 20 * 60);
+    const spent = { ...paid, address: paid.address };
     const pay = (amountOutMin: bigint): TransactionSpec => ({
       chainId: chain.chainId,
       to: router,
       call: { abi: SWAP, args: [amountIn, amountOutMin, path, context.userAddress, deadline] },
       // The balance is checked and the allowance read: while it is short, the answer is the
       // approval of exactly amountIn, and the same request answers this call once it is mined.
-      spend: { token: { ...paid, address: paid.address }, amount: amountIn, spender: router },
+      spend: { token: spent, amount: amountIn, spender: router },
       display: { args: { token, amount } },
     });
     // One round trip to the node: the quote is read and the payment dry-run with a minimum of 0

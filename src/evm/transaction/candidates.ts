@@ -20,9 +20,8 @@ export interface CandidatePlan {
   /** The transactions that could be answered: each is dry-run as its signer would send it. */
   candidates: readonly TransactionSpec[];
   /**
-   * Chooses from the reads and every candidate's dry run; throws an ActionException to refuse.
-   * Not called again with other data: keep it free of side effects (it may run twice when the
-   * chain moved during the check, the second time on the newer block).
+   * Chooses from the reads and every candidate's dry run, once, on the state of the block the
+   * answer is checked at; throws an ActionException to refuse.
    */
   pick(checked: CheckedCandidates): CandidatePick;
 }
