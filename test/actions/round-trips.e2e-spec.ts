@@ -80,13 +80,10 @@ describe('round trips to the node per transaction answer', () => {
     return ask();
   }
 
-  const counts = (): { batches: number; calls: number } => (
-    console.log(JSON.stringify(recorder.requests.map((r) => r.map((c) => c.method)))),
-    {
-      batches: recorder.requests.length,
-      calls: recorder.calls.length,
-    }
-  );
+  const counts = (): { batches: number; calls: number } => ({
+    batches: recorder.requests.length,
+    calls: recorder.calls.length,
+  });
 
   it('send-token: 1 batch, at most 5 calls', async () => {
     const answer = await steady(() =>
@@ -103,6 +100,29 @@ describe('round trips to the node per transaction answer', () => {
     expect(answer.body.params).toMatchObject({ functionName: 'transfer' });
     expect(counts()).toEqual({ batches: 1, calls: expect.any(Number) });
     expect(counts().calls).toBeLessThanOrEqual(MOST_CALLS.sendToken);
+  });
+
+  it('after a block, the check is sent again at the new head: 2 batches once, then 1', async () => {
+    const ask = (): ReturnType<typeof runAction> =>
+      runAction(
+        app,
+        '/api/send-token',
+        { token: 'USDC', recipient: testChain.users[1].address, amount: '1' },
+        wallet(),
+      );
+    await ask();
+    const other = testChain.chain.wallet(testChain.users[1]);
+    await other.sendTransaction({ to: testChain.users[2].address, value: 1n });
+    const head = toHex(await testChain.chain.publicClient.getBlockNumber());
+    recorder.reset();
+    expect((await ask()).status).toBe(200);
+    // The first batch, at the block last seen, learns the head moved; the second reads at it.
+    expect(recorder.requests).toHaveLength(2);
+    const second = recorder.requests[1].filter((c) => c.method === 'eth_getBalance');
+    expect(second.map((c) => c.params?.at(-1))).toEqual([head]);
+    recorder.reset();
+    expect((await ask()).status).toBe(200);
+    expect(recorder.requests).toHaveLength(1);
   });
 
   it('mint-nft: 1 batch, at most 4 calls', async () => {
