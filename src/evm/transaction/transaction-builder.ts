@@ -1,4 +1,3 @@
-import { noteSignerNonce } from '../../telemetry/request-scope';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { type Abi, type AbiFunction, type Address, encodeFunctionData, type Hex } from 'viem';
 import { ChainRegistry } from '../chains/chain-registry';
@@ -14,8 +13,8 @@ import type {
   RequestContext,
 } from '../../contract/action.types';
 import { ChainRpc } from '../chains/chain-rpc';
-import { RpcAnswerError } from '../chains/rpc-answers';
 import { approvalStep, checkSpend } from './approval-step';
+import { estimateFill } from './tx-fill';
 import { TransactionSimulator } from './transaction-simulator';
 import type { Erc20Spend } from './erc20-spend';
 import type { CandidatePlan, ChainRead } from './candidates';
@@ -63,9 +62,6 @@ export interface CrossChainSpec {
   estimatedBridgeFee?: bigint | string;
   destinationOperation?: unknown;
 }
-
-/** Head-room on top of the node's gas estimate, in percent: state may move before the wallet signs. */
-const GAS_MARGIN_PERCENT = 20n;
 
 /**
  * Builds every transaction-mode answer: encodes the call, checks it lands as the user would send
@@ -153,7 +149,7 @@ export class TransactionBuilder {
     const { call } = spec;
     const tx =
       this.config.fill === 'estimate'
-        ? { ...built, ...(await this.estimate(chain, built, from)) }
+        ? { ...built, ...(await estimateFill(this.rpc, chain, built, from ?? fillNeedsSigner())) }
         : built;
     const args = call
       ? Object.fromEntries(
@@ -174,37 +170,6 @@ export class TransactionBuilder {
       ...(spec.crossChain && { crossChain: displayValue(spec.crossChain) as CrossChainInfo }),
     };
   }
-
-  /** Fields the backend leaves to the wallet unless told otherwise; one JSON-RPC batch. */
-  private async estimate(
-    chain: ChainInfo,
-    tx: UnsignedTransaction,
-    from: Address | undefined,
-  ): Promise<Partial<UnsignedTransaction>> {
-    if (!from) {
-      throw builderMisuse(
-        'TX_FILL=estimate needs the address that will sign: declare requiresUser or set spec.from',
-      );
-    }
-    const request = { account: from, to: tx.to, data: tx.data, value: tx.value };
-    const [nonce, gas, fees] = await this.rpc.read(chain, 'transaction estimate', (client) =>
-      Promise.all([
-        tx.nonce ?? client.getTransactionCount({ address: from, blockTag: 'pending' }),
-        tx.gas ?? client.estimateGas(request),
-        client.estimateFeesPerGas({ chain: null, type: 'eip1559' }),
-      ]),
-    );
-    if (!isFill(nonce, gas, fees)) {
-      throw this.rpc.failure(chain, 'transaction estimate', new RpcAnswerError('the estimate'));
-    }
-    noteSignerNonce({ chainId: chain.chainId, address: from, nonce });
-    return {
-      nonce,
-      gas: tx.gas ?? (gas * (100n + GAS_MARGIN_PERCENT)) / 100n,
-      maxFeePerGas: tx.maxFeePerGas ?? fees.maxFeePerGas,
-      maxPriorityFeePerGas: tx.maxPriorityFeePerGas ?? fees.maxPriorityFeePerGas,
-    };
-  }
 }
 
 /**
@@ -222,6 +187,13 @@ function builderMisuse(cause: string): ActionException {
 }
 
 /** The acting user's address is what the transaction is checked as: without it, nothing to check. */
+/** TX_FILL=estimate reads the signer's nonce and estimates as it: the action must name it. */
+function fillNeedsSigner(): never {
+  throw builderMisuse(
+    'TX_FILL=estimate needs the address that will sign: declare requiresUser or set spec.from',
+  );
+}
+
 function signerNeeded(): ActionException {
   return new ActionException(
     HttpStatus.BAD_REQUEST,
@@ -252,26 +224,4 @@ function encodeCall(call: ContractCall): Hex {
     const text = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message;
     throw builderMisuse(`the call to ${call.abi?.name ?? '(no name)'} does not encode: ${text}`);
   }
-}
-
-/**
- * What the node's estimate must look like to sign: a nonce, some gas, fees with the priority fee
- * within the cap. Anything else (a gas of 0, fees missing) would make a transaction that fails.
- */
-function isFill(
-  nonce: unknown,
-  gas: unknown,
-  fees: { maxFeePerGas?: unknown; maxPriorityFeePerGas?: unknown },
-): boolean {
-  const { maxFeePerGas: cap, maxPriorityFeePerGas: tip } = fees;
-  return (
-    Number.isSafeInteger(nonce) &&
-    (nonce as number) >= 0 &&
-    typeof gas === 'bigint' &&
-    gas > 0n &&
-    typeof cap === 'bigint' &&
-    typeof tip === 'bigint' &&
-    tip >= 0n &&
-    cap >= tip
-  );
 }
