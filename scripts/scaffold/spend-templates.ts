@@ -6,9 +6,10 @@ const USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 /**
  * A transaction-mode action that spends the user's ERC-20 through a contract: it pays an amount
- * of USDC or USDT into the chain's first router (a swap for the wrapped native coin), quoted with
- * a safe chain read. The kit simulates it as the user and, while the allowance is short, answers
- * the exact approval first (`spend`, docs/chains-and-transactions.md#approve-then-act).
+ * of USDC or USDT into the chain's first router (a swap for the wrapped native coin), quoted by
+ * a read in the batch of its dry run (`buildBest`: one round trip). The kit simulates it as the
+ * user and, while the allowance is short, answers the exact approval first (`spend`,
+ * docs/chains-and-transactions.md#approve-then-act).
  */
 export function spendTemplates({ names, miniAppConstant }: TemplateInput): ModeTemplates {
   const { kebab, pascal, camel, title } = names;
@@ -58,7 +59,7 @@ export const ${camel}Action = defineAction({
 `,
     service: `import { HttpStatus, Injectable } from '@nestjs/common';
 import { parseAbiItem } from 'viem';
-import { toBaseUnits } from '../../evm';
+import { toBaseUnits, type TransactionSpec } from '../../evm';
 import {
   ActionException,
   ChainRegistry,
@@ -105,31 +106,59 @@ export class ${pascal}Service {
     }
     const amountIn = toBaseUnits(amount, { param: 'amount', ...paid });
     const path = [paid.address, wrapped.address];
-    // The safe chain read: a failing node is a 500 RPC_ERROR naming the chain, never its URL.
-    const quoted = await this.chains.read(chain, 'quote', (client) =>
-      client.readContract({
-        address: router,
-        abi: [GET_AMOUNTS_OUT],
-        functionName: 'getAmountsOut',
-        args: [amountIn, path],
-      }),
-    );
     const deadline = BigInt(Math.floor(Date.now() / 1000) + 20 * 60);
-    const args = [amountIn, minimumOut(quoted[quoted.length - 1]), path, context.userAddress, deadline];
-    return this.builder.build(
+    const spent = { ...paid, address: paid.address };
+    const pay = (amountOutMin: bigint): TransactionSpec => ({
+      chainId: chain.chainId,
+      to: router,
+      call: { abi: SWAP, args: [amountIn, amountOutMin, path, context.userAddress, deadline] },
+      // The balance is checked and the allowance read: while it is short, the answer is the
+      // approval of exactly amountIn, and the same request answers this call once it is mined.
+      spend: { token: spent, amount: amountIn, spender: router },
+      display: { args: { token, amount } },
+    });
+    // One round trip to the node: the quote is read and the payment dry-run with a minimum of 0
+    // (proving it lands and giving what it pays) in one batch at one block; then the answer.
+    return this.builder.buildBest(
       {
         chainId: chain.chainId,
-        to: router,
-        call: { abi: SWAP, args },
-        // The balance is checked and the allowance read: while it is short, the answer is the
-        // approval of exactly amountIn, and the same request answers this call once it is mined.
-        spend: { token: { ...paid, address: paid.address }, amount: amountIn, spender: router },
-        display: { args: { token, amount } },
+        reads: [
+          {
+            address: router,
+            abi: [GET_AMOUNTS_OUT],
+            functionName: 'getAmountsOut',
+            args: [amountIn, path],
+          },
+        ],
+        candidates: [pay(0n)],
+        pick: ({ reads: [quote], runs: [run] }) => {
+          if (run.kind === 'refused') throw run.refusal!;
+          // Dry-run: the minimum from what it paid (the same call with a minimum up to that
+          // amount passes at that state). Approval first, or unchecked: from the quote.
+          const out = lastAmount(run.kind === 'lands' ? run.output : settledValue(quote));
+          if (out === 0n) {
+            throw new ActionException(HttpStatus.BAD_REQUEST, amount + ' ' + token + ' buys nothing', {
+              data: { invalidParams: ['amount'] },
+              code: 'ZERO_OUTPUT',
+            });
+          }
+          return { candidate: 0, answer: pay(minimumOut(out)) };
+        },
       },
       context,
     );
   }
 }
+
+/** A router's \`amounts\`: the last is what the payment buys (0 for anything else). */
+function lastAmount(amounts: unknown): bigint {
+  const last: unknown = Array.isArray(amounts) ? (amounts as unknown[]).at(-1) : undefined;
+  return typeof last === 'bigint' ? last : 0n;
+}
+
+/** A read's value; a revert or a failing node leaves no quote. */
+const settledValue = (read: PromiseSettledResult<unknown>): unknown =>
+  read.status === 'fulfilled' ? read.value : undefined;
 `,
     serviceSpec: `import { minimumOut } from './${kebab}.service';
 

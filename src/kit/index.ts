@@ -28,6 +28,9 @@ export { UpstreamError, UpstreamRefusal } from '../outbound';
 export { ExternalHttp, ExternalHttpModule, ResultCache } from '../outbound';
 // Chains and transactions (the rest: src/evm).
 export { ChainRegistry, TransactionBuilder, TransactionModule } from '../evm';
+// Reads and candidate transactions checked in one batch, then one picked (builder.buildBest);
+// the types it hands `pick` are in src/evm.
+export type { CandidatePlan } from '../evm';
 // Files an action serves, and logging an outside failure without flooding the log.
 export { fileAnswer, ServesImmutableFiles } from './immutable-file';
 export { limitLog } from '../telemetry/logging/log-limiter';

@@ -409,10 +409,10 @@ describe('Best swap on a local EVM', () => {
     it.each([
       ['down', () => downApp, 'could not be reached'],
       ['stalled', () => stalledApp, 'did not answer in time'],
-    ])('a node that is %s: 500 without its URL', async (_case, target, phrase) => {
+    ])('a node that is %s: 503 without its URL', async (_case, target, phrase) => {
       const answer = await runAction(target(), PATH, swap(), wallet());
       expect(answer).toEqual({
-        status: 500,
+        status: 503,
         body: {
           error: `The RPC node of Local Fuji (chain 43113) ${phrase}`,
           code: 'RPC_ERROR',

@@ -68,6 +68,13 @@ export function printTargets(rows: Map<string, Row>): void {
   against('redis', 'Redis limits vs memory', 'at most 15 % below');
   against('send-token', 'send-token (simulated) vs calculator', 'within 10 % before simulation');
   against('send-token-unchecked', 'send-token (TX_SIMULATE=off) vs calculator', 'within 10 %');
+  const [stub, unchecked] = [rows.get('send-stub'), rows.get('send-stub-unchecked')];
+  if (stub && unchecked) {
+    const share = median(stub.rps) / median(unchecked.rps);
+    console.log(
+      `send-token simulated vs unchecked, instant stub node: ${share.toFixed(2)} × its req/s, p50 ${median(stub.p50)} against ${median(unchecked.p50)} ms; target: at least 0.8 ×`,
+    );
+  }
   against('actions', `+${GENERATED_ACTIONS} actions vs shipped`, 'within 5 %');
   against('keys', '1M rate keys vs shipped', 'within 5 %');
   const conns = rows.get('conns');

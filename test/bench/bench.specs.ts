@@ -24,6 +24,8 @@ export interface ServerSpec {
   countErrors?: boolean;
   /** Runs against the bench's local chain (started once, in its own process). */
   needsChain?: boolean;
+  /** Runs against the stub node (run-bench.ts starts it: answers from memory, at once). */
+  needsStub?: boolean;
 }
 
 export const CALCULATOR: Target = {
@@ -65,6 +67,12 @@ export const NODE_FLAGS = (
 /** Where the bench's local chain (src/testing/evm/dev-chain.ts, as chain 43113) listens. */
 export const BENCH_CHAIN_PORT = 3215;
 const BENCH_CHAIN_URL = `http://127.0.0.1:${BENCH_CHAIN_PORT}`;
+/**
+ * The stub node's rows: a JSON-RPC server answering every method send-token's check asks from
+ * memory (test/support/rpc-node.server.ts), so that a row's cost is the service's alone.
+ * run-bench.ts starts it (listen(0)) and adds its chain file (CHAIN_CONFIG_FILE) to their env.
+ */
+const STUB_CHAIN = { TX_FILL: 'none' };
 const OUT_OF_REACH = { RATE_LIMIT_IP_MAX: '1000000000', RATE_LIMIT_USER_MAX: '1000000000' };
 const PRODUCTION = { NODE_ENV: 'production', ...OUT_OF_REACH };
 export const RATE_KEYS = 1_000_000;
@@ -94,6 +102,22 @@ export const SERVERS: ServerSpec[] = [
     args: [...NODE_FLAGS, 'dist/main.js'],
     env: { ...PRODUCTION, TX_FILL: 'none', TX_SIMULATE: 'off' },
     target: SEND_TOKEN,
+  },
+  {
+    id: 'send-stub',
+    name: 'nest send-token (tx, simulated), instant stub node',
+    args: [...NODE_FLAGS, 'dist/main.js'],
+    env: { ...PRODUCTION, ...STUB_CHAIN },
+    target: SEND_TOKEN,
+    needsStub: true,
+  },
+  {
+    id: 'send-stub-unchecked',
+    name: 'nest send-token (tx, TX_SIMULATE=off), instant stub node',
+    args: [...NODE_FLAGS, 'dist/main.js'],
+    env: { ...PRODUCTION, ...STUB_CHAIN, TX_SIMULATE: 'off' },
+    target: SEND_TOKEN,
+    needsStub: true,
   },
   {
     id: 'actions',

@@ -4,7 +4,8 @@
  * 200 more actions, 1M rate-limit keys held, 2000 connections), one server at a time on
  * loopback, in alternating rounds; prints the table docs/performance.md shows and a line per target.
  * Options: --rounds 3 --duration 10 --warmup 3 --sustain 60 (0 skips the decay run),
- * --only memory,fastify (row ids: see bench.specs.ts), --no-build.
+ * --only memory,fastify (row ids: see bench.specs.ts), --no-build, --no-round-trips (skips the
+ * round trips per transaction answer behind a 100 ms proxy: round-trips.ts).
  */
 import { followerCost } from './follower-cost';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -23,6 +24,9 @@ import {
   stopServer,
 } from './bench.servers';
 import { BENCH_CHAIN_PORT, TS } from './bench.specs';
+import { roundTrips } from './round-trips';
+import { CountingServer } from '../support/counting.server';
+import { fakeChainFile, healthyChain, jsonRpcNode } from '../support/rpc-node.server';
 import { verifySameAnswers } from './bench.verify';
 
 const { values } = parseArgs({
@@ -33,6 +37,7 @@ const { values } = parseArgs({
     sustain: { type: 'string', default: '60' },
     only: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
+    'no-round-trips': { type: 'boolean', default: false },
   },
 });
 const [rounds, duration, warmup, sustain] = [
@@ -144,11 +149,23 @@ async function startChain(): Promise<ChildProcess> {
 
 async function main(): Promise<void> {
   const chain = chosen.some((spec) => spec.needsChain) ? await startChain() : undefined;
+  const stub = chosen.some((spec) => spec.needsStub) ? await startStubNode() : undefined;
   try {
     await bench();
   } finally {
     chain?.kill('SIGINT');
+    await stub?.close();
   }
+}
+
+/** The instant node of the stub rows: healthyChain's answers, from memory; their chain file. */
+async function startStubNode(): Promise<CountingServer> {
+  const stub = await CountingServer.start(jsonRpcNode(healthyChain()));
+  const file = fakeChainFile(stub.base);
+  for (const spec of SERVERS.filter((s) => s.needsStub)) {
+    spec.env = { ...spec.env, CHAIN_CONFIG_FILE: file };
+  }
+  return stub;
 }
 
 async function bench(): Promise<void> {
@@ -166,6 +183,7 @@ async function bench(): Promise<void> {
   printTargets(rows);
   if (sustain > 0) console.log(await decay());
   console.log(await followerCost());
+  if (!values['no-round-trips']) console.log(await roundTrips());
 }
 
 main().catch((error: unknown) => {

@@ -65,6 +65,10 @@ function tokenAnswer(call: unknown): Hex {
       return encodeAbiParameters([{ type: 'uint8' }], [6]);
     case '0x0902f1ac': // getReserves()
       return reservesAnswer(10n ** 24n, 10n ** 24n);
+    case '0x38ed1739': // swapExactTokensForTokens(...): amounts, in then out
+    case '0x7ff36ab5': // swapExactETHForTokens(...)
+    case '0x18cbafe5': // swapExactTokensForETH(...)
+      return encodeAbiParameters([{ type: 'uint256[]' }], [[10n ** 6n, 10n ** 6n]]);
     default: // balanceOf(address)
       return encodeAbiParameters([{ type: 'uint256' }], [5n * 10n ** 6n]);
   }

@@ -10,7 +10,8 @@ export interface RpcCall {
 
 /**
  * A JSON-RPC pass-through on 127.0.0.1 in front of a node, recording what clients send: each
- * HTTP request's calls (several when the client batched them).
+ * HTTP request's calls (several when the client batched them). `delayMs` holds each request and
+ * each answer that long (a remote node's latency: a round trip costs twice it).
  */
 export class RpcRecorder {
   /**
@@ -27,16 +28,17 @@ export class RpcRecorder {
 
   /**
    * Starts a recorder on 127.0.0.1 on a free port, forwarding every request to the node at
-   * `target`.
+   * `target`, holding each request and answer `delayMs`.
    */
-  static async start(target: string): Promise<RpcRecorder> {
+  static async start(target: string, { delayMs = 0 } = {}): Promise<RpcRecorder> {
     const server = createServer();
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     const { port } = server.address() as AddressInfo;
     const recorder = new RpcRecorder(server, `http://127.0.0.1:${port}`);
     server.on('request', (req, res) => {
-      void recorder.forward(req, target).then(({ status, body }) => {
+      void recorder.forward(req, target, delayMs).then(async ({ status, body }) => {
+        await pause(delayMs);
         res.writeHead(status, { 'content-type': 'application/json' }).end(body);
       });
     });
@@ -69,12 +71,14 @@ export class RpcRecorder {
   private async forward(
     req: IncomingMessage,
     target: string,
+    delayMs: number,
   ): Promise<{ status: number; body: string }> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const parsed = JSON.parse(body) as RpcCall | RpcCall[];
     this.requests.push(Array.isArray(parsed) ? parsed : [parsed]);
+    await pause(delayMs);
     const response = await fetch(target, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -83,3 +87,6 @@ export class RpcRecorder {
     return { status: response.status, body: await response.text() };
   }
 }
+
+const pause = (ms: number): Promise<void> =>
+  ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();

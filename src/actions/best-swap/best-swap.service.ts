@@ -14,12 +14,11 @@ import {
   ChainRpc,
   choosePool,
   fromBaseUnits,
-  type PoolReserves,
-  RpcAnswerError,
-  rpcFailureKind,
   toBaseUnits,
+  type TransactionSpec,
 } from '../../evm';
 import { bestSwapAction, type BestSwapParams } from './best-swap.action';
+import { bestRoute, poolReserves } from './best-route';
 import {
   PAIR_ABI,
   SWAP_EXACT_ETH_FOR_TOKENS,
@@ -29,6 +28,8 @@ import {
 
 /** How long the signed swap stays valid: long enough to review and sign, short enough to be safe. */
 export const DEADLINE_SECONDS = 20 * 60;
+
+type Display = TransactionSpec['display'];
 
 /** One side of a swap: the token as the user named it, and the ERC-20 its pools hold. */
 interface Side {
@@ -78,55 +79,88 @@ export class BestSwapService {
     const pools = chain.pools.filter(
       (p) => p.tokens.includes(tokenIn.symbol) && p.tokens.includes(tokenOut.symbol),
     );
-    const { best, quotes } = choosePool(
-      await this.reserves(chain, pools, tokenIn.address, tokenOut.address),
-      amountIn,
-    );
-    if (!best) {
-      throw new ActionException(
+    const noLiquidity = (): ActionException =>
+      new ActionException(
         HttpStatus.NOT_FOUND,
         `No liquidity for ${pair} on ${chain.name} (chain ${chain.chainId})`,
         { code: 'NO_LIQUIDITY' },
       );
-    }
-    if (best.amountOut === 0n) {
-      throw new ActionException(
-        HttpStatus.BAD_REQUEST,
-        `amountIn is too small: ${params.amountIn} ${params.tokenIn} buys 0 ${params.tokenOut} in every pool`,
-        { data: { invalidParams: ['amountIn'] }, code: 'ZERO_OUTPUT' },
-      );
-    }
-    const slippageBps = BigInt(Math.round(params.slippage * 100));
-    const amountOutMin = (best.amountOut * (10_000n - slippageBps)) / 10_000n;
+    if (pools.length === 0) throw noLiquidity();
     const deadline = BigInt(Math.floor(Date.now() / 1000) + DEADLINE_SECONDS);
-    const { pool } = best;
     const path = [tokenIn.address, tokenOut.address];
-    const summary = `Swap ${fromBaseUnits(amountIn, tokenIn.decimals)} ${params.tokenIn} for at least ${fromBaseUnits(amountOutMin, tokenOut.decimals)} ${params.tokenOut} (quote ${fromBaseUnits(best.amountOut, tokenOut.decimals)}) via ${pool.name}`;
-    const display = {
-      args: {
-        pool: { name: pool.name, address: pool.address, router: pool.router, feeBps: pool.feeBps },
-        expectedAmountOut: best.amountOut,
-        summary,
-        quotes: quotes.map((q) => ({ pool: q.pool.name, amountOut: q.amountOut })),
-      },
-    };
-    const common = { chainId: chain.chainId, to: pool.router, display };
-    if (sideIn.token.native) {
-      return this.builder.build(
-        {
-          ...common,
-          value: amountIn,
-          call: { abi: SWAP_EXACT_ETH_FOR_TOKENS, args: [amountOutMin, path, user, deadline] },
-        },
-        context,
-      );
-    }
-    const abi = sideOut.token.native ? SWAP_EXACT_TOKENS_FOR_ETH : SWAP_EXACT_TOKENS_FOR_TOKENS;
-    return this.builder.build(
-      {
+    const swap = (pool: PoolInfo, amountOutMin: bigint, display?: Display): TransactionSpec => {
+      const common = { chainId: chain.chainId, to: pool.router, display };
+      if (sideIn.token.native) {
+        const args = [amountOutMin, path, user, deadline];
+        return { ...common, value: amountIn, call: { abi: SWAP_EXACT_ETH_FOR_TOKENS, args } };
+      }
+      const abi = sideOut.token.native ? SWAP_EXACT_TOKENS_FOR_ETH : SWAP_EXACT_TOKENS_FOR_TOKENS;
+      return {
         ...common,
         call: { abi, args: [amountIn, amountOutMin, path, user, deadline] },
         spend: { token: tokenIn, amount: amountIn, spender: pool.router },
+      };
+    };
+    const slippageBps = BigInt(Math.round(params.slippage * 100));
+    // Every pool's swap is dry-run with a minimum of 0, in the batch that reads the reserves: the
+    // run proves the route and returns what it pays (amounts[last]).
+    return this.builder.buildBest(
+      {
+        chainId: chain.chainId,
+        reads: pools.map((pool) => ({
+          address: pool.address,
+          abi: PAIR_ABI,
+          functionName: 'getReserves',
+        })),
+        candidates: pools.map((pool) => swap(pool, 0n)),
+        pick: ({ reads, runs }) => {
+          const quoted = choosePool(
+            poolReserves(
+              this.rpc,
+              this.logger,
+              chain,
+              pools,
+              reads,
+              tokenIn.address,
+              tokenOut.address,
+            ),
+            amountIn,
+          );
+          const { best, quotes } = quoted;
+          if (!best) throw noLiquidity();
+          if (best.amountOut === 0n) {
+            throw new ActionException(
+              HttpStatus.BAD_REQUEST,
+              `amountIn is too small: ${params.amountIn} ${params.tokenIn} buys 0 ${params.tokenOut} in every pool`,
+              { data: { invalidParams: ['amountIn'] }, code: 'ZERO_OUTPUT' },
+            );
+          }
+          const chosen = bestRoute(quotes, runs, pools);
+          // None lands: the best-quoted route's own reason (a route that passed paying nothing has none).
+          if (!chosen) throw runs[pools.indexOf(best.pool)].refusal ?? noLiquidity();
+          const { index, amountOut } = chosen;
+          const pool = pools[index];
+          // The answered swap differs from the one dry-run only in its minimum, raised from 0 to
+          // amountOut less the slippage. At the state of the run the swap pays exactly amountOut
+          // (nothing else in the call changed), and the router's only use of the minimum is
+          // `amounts[last] >= amountOutMin`: with a minimum at most amountOut it passes too.
+          const amountOutMin = (amountOut * (10_000n - slippageBps)) / 10_000n;
+          const summary = `Swap ${fromBaseUnits(amountIn, tokenIn.decimals)} ${params.tokenIn} for at least ${fromBaseUnits(amountOutMin, tokenOut.decimals)} ${params.tokenOut} (quote ${fromBaseUnits(amountOut, tokenOut.decimals)}) via ${pool.name}`;
+          const display = {
+            args: {
+              pool: {
+                name: pool.name,
+                address: pool.address,
+                router: pool.router,
+                feeBps: pool.feeBps,
+              },
+              expectedAmountOut: amountOut,
+              summary,
+              quotes: quotes.map((q) => ({ pool: q.pool.name, amountOut: q.amountOut })),
+            },
+          };
+          return { candidate: index, answer: swap(pool, amountOutMin, display) };
+        },
       },
       context,
     );
@@ -147,58 +181,4 @@ export class BestSwapService {
     }
     return { token, pooled: { ...wrapped, address: wrapped.address } };
   }
-
-  /**
-   * Reserves of each pool oriented from tokenIn to tokenOut (V2 pairs order their tokens by
-   * address). A node that fails is a 500; a pool that reverts or is no contract is left out.
-   */
-  private async reserves(
-    chain: ChainInfo,
-    pools: readonly PoolInfo[],
-    tokenIn: Address,
-    tokenOut: Address,
-  ): Promise<PoolReserves<PoolInfo>[]> {
-    const results = await this.rpc.read(chain, 'pool reserves', (client) =>
-      Promise.allSettled(
-        pools.map((pool) =>
-          client.readContract({
-            address: pool.address,
-            abi: PAIR_ABI,
-            functionName: 'getReserves',
-          }),
-        ),
-      ),
-    );
-    const inIsToken0 = tokenIn.toLowerCase() < tokenOut.toLowerCase();
-    const usable: PoolReserves<PoolInfo>[] = [];
-    results.forEach((result, i) => {
-      const pool = pools[i];
-      if (result.status === 'rejected') {
-        if (rpcFailureKind(result.reason) !== 'reverted') {
-          throw this.rpc.failure(chain, 'pool reserves', result.reason);
-        }
-        this.logger.warn(`Pool ${pool.name} on chain ${chain.chainId} could not be read; skipped`);
-        return;
-      }
-      if (!isReserves(result.value)) {
-        throw this.rpc.failure(chain, 'pool reserves', new RpcAnswerError(`${pool.name} reserves`));
-      }
-      const [reserve0, reserve1] = result.value;
-      usable.push({
-        pool,
-        reserveIn: inIsToken0 ? reserve0 : reserve1,
-        reserveOut: inIsToken0 ? reserve1 : reserve0,
-        feeBps: pool.feeBps,
-      });
-    });
-    return usable;
-  }
 }
-
-/** Two non-negative amounts: an answer of another shape must not pass for an empty pool. */
-const isReserves = (value: unknown): value is readonly [bigint, bigint, ...unknown[]] =>
-  Array.isArray(value) &&
-  typeof value[0] === 'bigint' &&
-  typeof value[1] === 'bigint' &&
-  value[0] >= 0n &&
-  value[1] >= 0n;

@@ -1,7 +1,7 @@
 import { parseAbiItem } from 'viem';
 import { formatAmount } from './amounts';
 import type { TransactionSpec } from './transaction-builder';
-import { approvalAmount, type Erc20Spend, MAX_APPROVAL_MULTIPLE } from './transaction-simulator';
+import { approvalAmount, type Erc20Spend, MAX_APPROVAL_MULTIPLE } from './erc20-spend';
 
 /** ERC-20's approve, with the argument names a wallet and the platform show. */
 export const ERC20_APPROVE = parseAbiItem(

@@ -13,6 +13,13 @@ export {
   type CrossChainSpec,
   type TransactionSpec,
 } from './transaction-builder';
+export type {
+  CandidatePick,
+  CandidatePlan,
+  CandidateRun,
+  ChainRead,
+  CheckedCandidates,
+} from './candidates';
 export { TransactionModule } from './transaction.module';
 export {
   displayValue,

@@ -1,4 +1,3 @@
-import { noteSignerNonce } from '../../telemetry/request-scope';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { type Abi, type AbiFunction, type Address, encodeFunctionData, type Hex } from 'viem';
 import { ChainRegistry } from '../chains/chain-registry';
@@ -14,9 +13,12 @@ import type {
   RequestContext,
 } from '../../contract/action.types';
 import { ChainRpc } from '../chains/chain-rpc';
-import { RpcAnswerError } from '../chains/rpc-answers';
 import { approvalStep, checkSpend } from './approval-step';
-import { type Erc20Spend, TransactionSimulator } from './transaction-simulator';
+import { estimateFill } from './tx-fill';
+import { TransactionSimulator } from './transaction-simulator';
+import type { Erc20Spend } from './erc20-spend';
+import type { CandidatePlan, ChainRead } from './candidates';
+import { chooseChecked } from './choose-checked';
 import { displayValue, serializeUnsigned, type UnsignedTransaction } from './tx-serialization';
 
 /** A contract call: its ABI fragment (published as `abi`) and its arguments in order. */
@@ -73,9 +75,6 @@ export interface CrossChainSpec {
   destinationOperation?: unknown;
 }
 
-/** Head-room on top of the node's gas estimate, in percent: state may move before the wallet signs. */
-const GAS_MARGIN_PERCENT = 20n;
-
 /**
  * Builds every transaction-mode answer: encodes the call, checks it lands as the user would send
  * it (TransactionSimulator; the approval comes first when an allowance is short), fills nonce,
@@ -98,24 +97,58 @@ export class TransactionBuilder {
    * `context` is the request's (`@ActionContext()`): the transaction is the acting user's unless
    * `spec.from` says otherwise.
    */
-  async build(spec: TransactionSpec, context: RequestContext): Promise<ExecutionResponse> {
-    const chain = this.chains.get(spec.chainId);
-    if (!chain) throw builderMisuse(`chain ${spec.chainId} is not configured`);
-    if (spec.spend) {
-      const problem = checkSpend(spec.spend);
+  build(spec: TransactionSpec, context: RequestContext): Promise<ExecutionResponse> {
+    const { chainId, from } = spec;
+    return this.buildBest(
+      { chainId, from, candidates: [spec], pick: () => ({ candidate: 0 }) },
+      context,
+    );
+  }
+
+  /**
+   * Reads and candidates checked in one batch at one block, then the plan's pick answered (the
+   * approval first when its allowance is short): see CandidatePlan.
+   */
+  async buildBest(plan: CandidatePlan, context: RequestContext): Promise<ExecutionResponse> {
+    const chain = this.chains.get(plan.chainId);
+    if (!chain) throw builderMisuse(`chain ${plan.chainId} is not configured`);
+    for (const { spend } of plan.candidates) {
+      const problem = spend && checkSpend(spend);
       if (problem) throw builderMisuse(problem);
     }
-    const from = spec.from ?? context.userAddress;
-    const tx = unsigned(spec);
-    if (this.config.simulate) {
-      if (!from) throw signerNeeded();
-      const { spend, errors } = spec;
-      const verdict = await this.simulator.check({ chain, tx, from, spend, errors });
-      if (verdict.kind === 'approve' && spend) {
-        return this.answer(chain, approvalStep(spec, spend, verdict), from);
+    const from = plan.from ?? context.userAddress;
+    if (!this.config.simulate) {
+      const reads = plan.reads?.length ? await this.unpinnedReads(chain, plan.reads) : [];
+      const runs = plan.candidates.map((spec) => ({ spec, kind: 'unchecked' as const }));
+      const { candidate, answer } = plan.pick({ reads, runs });
+      return this.answer(chain, answer ?? plan.candidates[candidate], from);
+    }
+    if (!from) throw signerNeeded();
+    const txs = plan.candidates.map(unsigned);
+    const { run, answer, state } = await chooseChecked(this.simulator, chain, from, plan, txs);
+    if (run.kind === 'refused') throw run.refusal!;
+    if (run.kind === 'approve' && answer.spend) {
+      const verdict = await this.simulator.approval(
+        chain,
+        state,
+        from,
+        answer.spend,
+        answer.errors,
+      );
+      if (verdict.kind === 'approve') {
+        return this.answer(chain, approvalStep(answer, answer.spend, verdict), from);
       }
     }
-    return this.answer(chain, spec, from, tx);
+    return this.answer(chain, answer, from);
+  }
+
+  /** TX_SIMULATE=off: the reads alone, as the node answers them (one batch, nothing pinned). */
+  private unpinnedReads(
+    chain: ChainInfo,
+    reads: readonly ChainRead[],
+  ): Promise<PromiseSettledResult<unknown>[]> {
+    const client = this.rpc.client(chain);
+    return Promise.allSettled(reads.map((read): Promise<unknown> => client.readContract(read)));
   }
 
   /** Fills (TX_FILL=estimate), serializes and describes a transaction the checks let through. */
@@ -128,7 +161,7 @@ export class TransactionBuilder {
     const { call } = spec;
     const tx =
       this.config.fill === 'estimate'
-        ? { ...built, ...(await this.estimate(chain, built, from)) }
+        ? { ...built, ...(await estimateFill(this.rpc, chain, built, from ?? fillNeedsSigner())) }
         : built;
     const args = call
       ? Object.fromEntries(
@@ -149,37 +182,6 @@ export class TransactionBuilder {
       ...(spec.crossChain && { crossChain: displayValue(spec.crossChain) as CrossChainInfo }),
     };
   }
-
-  /** Fields the backend leaves to the wallet unless told otherwise; one JSON-RPC batch. */
-  private async estimate(
-    chain: ChainInfo,
-    tx: UnsignedTransaction,
-    from: Address | undefined,
-  ): Promise<Partial<UnsignedTransaction>> {
-    if (!from) {
-      throw builderMisuse(
-        'TX_FILL=estimate needs the address that will sign: declare requiresUser or set spec.from',
-      );
-    }
-    const request = { account: from, to: tx.to, data: tx.data, value: tx.value };
-    const [nonce, gas, fees] = await this.rpc.read(chain, 'transaction estimate', (client) =>
-      Promise.all([
-        tx.nonce ?? client.getTransactionCount({ address: from, blockTag: 'pending' }),
-        tx.gas ?? client.estimateGas(request),
-        client.estimateFeesPerGas({ chain: null, type: 'eip1559' }),
-      ]),
-    );
-    if (!isFill(nonce, gas, fees)) {
-      throw this.rpc.failure(chain, 'transaction estimate', new RpcAnswerError('the estimate'));
-    }
-    noteSignerNonce({ chainId: chain.chainId, address: from, nonce });
-    return {
-      nonce,
-      gas: tx.gas ?? (gas * (100n + GAS_MARGIN_PERCENT)) / 100n,
-      maxFeePerGas: tx.maxFeePerGas ?? fees.maxFeePerGas,
-      maxPriorityFeePerGas: tx.maxPriorityFeePerGas ?? fees.maxPriorityFeePerGas,
-    };
-  }
 }
 
 /**
@@ -197,6 +199,13 @@ function builderMisuse(cause: string): ActionException {
 }
 
 /** The acting user's address is what the transaction is checked as: without it, nothing to check. */
+/** TX_FILL=estimate reads the signer's nonce and estimates as it: the action must name it. */
+function fillNeedsSigner(): never {
+  throw builderMisuse(
+    'TX_FILL=estimate needs the address that will sign: declare requiresUser or set spec.from',
+  );
+}
+
 function signerNeeded(): ActionException {
   return new ActionException(
     HttpStatus.BAD_REQUEST,
@@ -227,26 +236,4 @@ function encodeCall(call: ContractCall): Hex {
     const text = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message;
     throw builderMisuse(`the call to ${call.abi?.name ?? '(no name)'} does not encode: ${text}`);
   }
-}
-
-/**
- * What the node's estimate must look like to sign: a nonce, some gas, fees with the priority fee
- * within the cap. Anything else (a gas of 0, fees missing) would make a transaction that fails.
- */
-function isFill(
-  nonce: unknown,
-  gas: unknown,
-  fees: { maxFeePerGas?: unknown; maxPriorityFeePerGas?: unknown },
-): boolean {
-  const { maxFeePerGas: cap, maxPriorityFeePerGas: tip } = fees;
-  return (
-    Number.isSafeInteger(nonce) &&
-    (nonce as number) >= 0 &&
-    typeof gas === 'bigint' &&
-    gas > 0n &&
-    typeof cap === 'bigint' &&
-    typeof tip === 'bigint' &&
-    tip >= 0n &&
-    cap >= tip
-  );
 }
