@@ -14,6 +14,7 @@ import { getMetadataStorage, type MetadataStorage } from 'class-validator';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import * as ts from 'typescript';
+import { requiredInProductionOf } from '../../src/config/required-in-production';
 
 const ROOT = join(__dirname, '..', '..');
 /**
@@ -263,6 +264,7 @@ export async function configSections(): Promise<Section[]> {
     if (!target) throw new Error(`${className} (${basename(file)}) has no class-validator rules`);
     const defaults = new target() as Record<string, unknown>;
     const rules = storage.getTargetValidationMetadatas(target, '', true, false);
+    const required = requiredInProductionOf(target);
     const rows = [...docs.keys()].map((name): Row => {
       const description = docs.get(name) || DESCRIPTIONS[name];
       if (!description) {
@@ -272,7 +274,9 @@ export async function configSections(): Promise<Section[]> {
       }
       return {
         name,
-        defaultValue: shownDefault(name, defaults[name]),
+        defaultValue: required.has(name)
+          ? `required in production; ${code(required.get(name) ?? '')} in development and tests`
+          : shownDefault(name, defaults[name]),
         rule: ruleText(rules.filter((rule) => rule.propertyName === name)),
         description,
       };
