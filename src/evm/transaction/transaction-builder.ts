@@ -38,7 +38,12 @@ export interface TransactionSpec {
   gas?: bigint;
   maxFeePerGas?: bigint;
   maxPriorityFeePerGas?: bigint;
-  /** `params` for display: the call's function name by default, extra args beside its own. */
+  /**
+   * `params` for display: the call's function name by default, extra args beside its own. An
+   * extra arg may not take the name of one of the call's (viem's `erc20Abi` `transfer` has
+   * `recipient` and `amount`): the answer would show it in place of what is signed, so the build
+   * is refused (a 500 BUILDER_MISUSE naming both).
+   */
   display?: { functionName?: string; args?: Record<string, unknown> };
   /** Details of a cross-chain transaction; the kit fills `destinationChainId` when left out. */
   crossChain?: CrossChainSpec;
@@ -89,6 +94,8 @@ export class TransactionBuilder {
   async build(spec: TransactionSpec, context: RequestContext): Promise<ExecutionResponse> {
     const chain = this.chains.get(spec.chainId);
     if (!chain) throw builderMisuse(`chain ${spec.chainId} is not configured`);
+    // Before any simulation: the approval answered first would hide it until the second step.
+    if (spec.call) assertNoShadowing(spec.call, spec.display?.args);
     if (spec.spend) {
       const problem = checkSpend(spec.spend);
       if (problem) throw builderMisuse(problem);
@@ -181,6 +188,19 @@ function builderMisuse(cause: string): ActionException {
     {
       code: 'BUILDER_MISUSE',
     },
+  );
+}
+
+/** Display args named like the call's own would replace, in `params.args`, what is signed. */
+function assertNoShadowing(call: ContractCall, display: Record<string, unknown> = {}): void {
+  const inputs = call.abi.inputs.map((input, i) => input.name || `arg${i}`);
+  const names = Object.keys(display).filter((name) => inputs.includes(name));
+  if (names.length === 0) return;
+  const quoted = names.map((name) => `"${name}"`).join(', ');
+  const plural = names.length > 1 ? 's' : '';
+  throw builderMisuse(
+    `display.args ${quoted} would replace the argument${plural} of the same name of ` +
+      `${call.abi.name}(${inputs.join(', ')}) in params.args: give the display value${plural} another name`,
   );
 }
 
