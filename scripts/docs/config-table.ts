@@ -201,6 +201,14 @@ function shownDefault(name: string, value: unknown): string {
   return code(text(value));
 }
 
+/** The Default cell of a property: its initial value, or what `@RequiredInProduction` says. */
+export function defaultCell(target: Target, name: string, value: unknown): string {
+  const devDefault = requiredInProductionOf(target).get(name);
+  return devDefault === undefined
+    ? shownDefault(name, value)
+    : `required in production; ${code(devDefault)} in development and tests`;
+}
+
 /** The property's class-validator rules in words, in the order a reader expects. */
 function ruleText(rules: Rule[]): string {
   // A ValidateIf (a rule applied only when another variable is set) has no name: the doc
@@ -229,6 +237,7 @@ function ruleText(rules: Rule[]): string {
   else if (by.has('isNumber')) parts.push(`number${range}`);
   else if (range) parts.push(range.trim());
   if (by.has('isBoolean')) parts.push('`true` or `false`');
+  if (by.has('isEthereumAddress')) parts.push('EVM address (`0x` and 40 hex digits)');
   const options = by.get('isIn')?.[0] as unknown[] | undefined;
   if (options) parts.push(`one of ${options.map((o) => code(text(o))).join(', ')}`);
   const url = by.get('isUrl')?.[0] as { protocols?: string[] } | undefined;
@@ -245,6 +254,7 @@ function ruleText(rules: Rule[]): string {
   for (const [name, text] of Object.entries(CUSTOM_RULES)) if (by.has(name)) parts.push(text);
   const known = new Set([
     ...['isOptional', 'min', 'max', 'isInt', 'isNumber', 'isBoolean', 'isIn', 'isUrl', 'matches'],
+    'isEthereumAddress',
     ...['minLength', 'maxLength', 'isString', ...Object.keys(CUSTOM_RULES)],
   ]);
   const unknown = [...by.keys()].filter((name) => !known.has(name));
@@ -264,7 +274,6 @@ export async function configSections(): Promise<Section[]> {
     if (!target) throw new Error(`${className} (${basename(file)}) has no class-validator rules`);
     const defaults = new target() as Record<string, unknown>;
     const rules = storage.getTargetValidationMetadatas(target, '', true, false);
-    const required = requiredInProductionOf(target);
     const rows = [...docs.keys()].map((name): Row => {
       const description = docs.get(name) || DESCRIPTIONS[name];
       if (!description) {
@@ -274,9 +283,7 @@ export async function configSections(): Promise<Section[]> {
       }
       return {
         name,
-        defaultValue: required.has(name)
-          ? `required in production; ${code(required.get(name) ?? '')} in development and tests`
-          : shownDefault(name, defaults[name]),
+        defaultValue: defaultCell(target, name, defaults[name]),
         rule: ruleText(rules.filter((rule) => rule.propertyName === name)),
         description,
       };
