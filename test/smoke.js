@@ -9,7 +9,9 @@
 // The check calls every action with its declared samples and must pass whole: no action is
 // exempt. So the server gets every outside service a sample calls, on this machine: the local
 // chain with the shipped contracts (`scripts/dev.ts --chain-only`, the chain of `npm run dev`,
-// whose chain file the server reads) and a stand-in for the weather API.
+// whose chain file the server reads) and a stand-in for the weather API. Every setting an action
+// marks @RequiredInProduction (docs/adding-an-action.md) gets its development value, unless the
+// environment sets it: production stops without them, and a team's new action must not stop CI.
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -22,9 +24,7 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..');
 const ENTRY = 'dist/main.js';
 /** `npm run start:prod` as written in package.json (node's arguments), as the container runs it. */
-const START = require('../package.json')
-  .scripts['start:prod'].split(/\s+/)
-  .slice(1);
+const START = require('../package.json').scripts['start:prod'].split(/\s+/).slice(1);
 const HEALTH_TRIES = 100; // × 200 ms: 20 s for a cold start on a busy machine
 const HEALTH_INTERVAL_MS = 200;
 const REQUEST_TIMEOUT_MS = 5000;
@@ -114,6 +114,16 @@ async function stopChain(chain) {
   const exited = once(chain.child, 'exit');
   chain.child.kill('SIGTERM');
   await exited;
+}
+
+/**
+ * The settings production must set (@RequiredInProduction), each with its development value, read
+ * from the build: loading the app's module loads every action's configuration class.
+ */
+function requiredInProduction() {
+  require(path.join(ROOT, 'dist', 'app.module.js'));
+  const registry = require(path.join(ROOT, 'dist', 'config', 'required-in-production.js'));
+  return registry.requiredInProductionSettings();
 }
 
 /** Open-Meteo's two endpoints as the weather action reads them: one city, its current weather. */
@@ -237,11 +247,13 @@ async function main() {
   }
   const port = await freePort();
   const metricsPort = await freePort();
+  const required = requiredInProduction();
   const [chain, weather] = await Promise.all([startChain(), startWeatherApi()]);
   let output = '';
   const server = spawn(process.execPath, START, {
     cwd: ROOT,
     env: {
+      ...required,
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -266,6 +278,11 @@ async function main() {
     await runCheck(port);
     await stop(server);
     console.log(`smoke: ${miniApps} mini-app documents and their icons served`);
+    const names = Object.keys(required).filter((name) => !process.env[name]);
+    if (names.length > 0)
+      console.log(
+        `smoke: set to their development values (required in production): ${names.join(', ')}`,
+      );
   } catch (error) {
     if (server.exitCode === null) server.kill('SIGKILL');
     error.message += `\n--- server output ---\n${output.slice(-4000)}`;

@@ -14,6 +14,7 @@ import { getMetadataStorage, type MetadataStorage } from 'class-validator';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import * as ts from 'typescript';
+import { requiredInProductionOf } from '../../src/config/required-in-production';
 
 const ROOT = join(__dirname, '..', '..');
 /**
@@ -200,6 +201,14 @@ function shownDefault(name: string, value: unknown): string {
   return code(text(value));
 }
 
+/** The Default cell of a property: its initial value, or what `@RequiredInProduction` says. */
+export function defaultCell(target: Target, name: string, value: unknown): string {
+  const devDefault = requiredInProductionOf(target).get(name);
+  return devDefault === undefined
+    ? shownDefault(name, value)
+    : `required in production; ${code(devDefault)} in development and tests`;
+}
+
 /** The property's class-validator rules in words, in the order a reader expects. */
 function ruleText(rules: Rule[]): string {
   // A ValidateIf (a rule applied only when another variable is set) has no name: the doc
@@ -228,6 +237,7 @@ function ruleText(rules: Rule[]): string {
   else if (by.has('isNumber')) parts.push(`number${range}`);
   else if (range) parts.push(range.trim());
   if (by.has('isBoolean')) parts.push('`true` or `false`');
+  if (by.has('isEthereumAddress')) parts.push('EVM address (`0x` and 40 hex digits)');
   const options = by.get('isIn')?.[0] as unknown[] | undefined;
   if (options) parts.push(`one of ${options.map((o) => code(text(o))).join(', ')}`);
   const url = by.get('isUrl')?.[0] as { protocols?: string[] } | undefined;
@@ -244,6 +254,7 @@ function ruleText(rules: Rule[]): string {
   for (const [name, text] of Object.entries(CUSTOM_RULES)) if (by.has(name)) parts.push(text);
   const known = new Set([
     ...['isOptional', 'min', 'max', 'isInt', 'isNumber', 'isBoolean', 'isIn', 'isUrl', 'matches'],
+    'isEthereumAddress',
     ...['minLength', 'maxLength', 'isString', ...Object.keys(CUSTOM_RULES)],
   ]);
   const unknown = [...by.keys()].filter((name) => !known.has(name));
@@ -272,7 +283,7 @@ export async function configSections(): Promise<Section[]> {
       }
       return {
         name,
-        defaultValue: shownDefault(name, defaults[name]),
+        defaultValue: defaultCell(target, name, defaults[name]),
         rule: ruleText(rules.filter((rule) => rule.propertyName === name)),
         description,
       };

@@ -115,7 +115,7 @@ describe('describeBalance', () => {
       serviceImport: `type ${pascal}Answer, `,
     },
     e2eImports: `import { formatEther } from 'viem';
-import { startTestChain, type TestChain, writeChainFile } from '../../src/testing';
+import { startTestChain, type TestChain, writeNodeDownChainFile } from '../../src/testing';
 `,
     e2eSetup: chainSetup(
       'A local chain passing for the declared chain (43113), with funded users and its chain file.',
@@ -136,9 +136,9 @@ import { startTestChain, type TestChain, writeChainFile } from '../../src/testin
   });
 
   it('answers a node that is down with RPC_ERROR, never its URL', async () => {
-    // The declared chain on a port nothing listens on.
+    // The same chain file (its tokens and contracts kept), the node on a port nothing listens on.
     const down = await createTestApp({
-      env: { CHAIN_CONFIG_FILE: writeChainFile({ 43113: { rpcUrl: 'http://127.0.0.1:1' } }) },
+      env: { CHAIN_CONFIG_FILE: writeNodeDownChainFile(testChain) },
     });
     try {
       const { status, body } = await postJson(down, PATH, {

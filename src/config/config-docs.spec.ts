@@ -1,7 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ts from 'typescript';
-import { CONFIG_PAGE, renderConfigTable, tableInPage } from '../../scripts/docs/config-table';
+import { IsEthereumAddress, IsOptional } from 'class-validator';
+import {
+  CONFIG_PAGE,
+  defaultCell,
+  renderConfigTable,
+  tableInPage,
+} from '../../scripts/docs/config-table';
+import { RequiredInProduction } from './required-in-production';
 
 const SRC = join(__dirname, '..');
 const DOCS = join(__dirname, '..', '..', 'docs');
@@ -71,5 +78,20 @@ describe('docs/configuration.md', () => {
       ...[...prefixes].filter((prefix) => !docs.includes(prefix)).map((prefix) => `${prefix}*`),
     ];
     expect(missing).toEqual([]);
+  });
+
+  it('shows a setting production must set as such, with its development value', () => {
+    class TeamEnv {
+      @RequiredInProduction('0x70997970C51812dc3A010C7d01b50e0d17dc79C8')
+      @IsEthereumAddress()
+      TEAM_ADDRESS!: string;
+
+      @IsOptional()
+      TEAM_NAME = 'team';
+    }
+    expect(defaultCell(TeamEnv, 'TEAM_ADDRESS', undefined)).toBe(
+      'required in production; `0x70997970C51812dc3A010C7d01b50e0d17dc79C8` in development and tests',
+    );
+    expect(defaultCell(TeamEnv, 'TEAM_NAME', 'team')).toBe('`team`');
   });
 });

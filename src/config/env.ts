@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { shownValue } from './redact-url';
+import { isProductionEnv, requiredInProductionOf } from './required-in-production';
 
 /** The environment a configuration is read from: process.env in production, a literal in tests. */
 export type Env = Record<string, string | undefined>;
@@ -51,19 +52,39 @@ export function readEnv<T extends object>(
   env: Env,
   what = 'configuration',
 ): T {
-  const set = Object.fromEntries(
+  const set: Env = Object.fromEntries(
     Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
   );
+  const missing = requiredUnset(schema, set);
   const vars = plainToInstance(schema, set, { exposeDefaultValues: true });
-  const errors = validateSync(vars);
-  if (errors.length > 0) {
+  // An unset required one is named once, as unset, not again by each of its rules.
+  const errors = validateSync(vars).filter((e) => !missing.some(([name]) => name === e.property));
+  if (missing.length > 0 || errors.length > 0) {
     const problems = errors.map(
       (e) =>
         `${e.property}=${shownValue(e.property, e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
     );
-    throw new ConfigError(problems, what);
+    throw new ConfigError([...missing.map(([, problem]) => problem), ...problems], what);
   }
   return vars;
+}
+
+/**
+ * The settings `@RequiredInProduction` marks: outside production an unset one takes its
+ * development value (in `set`); in production each unset one is a problem naming it.
+ */
+function requiredUnset(schema: new () => object, set: Env): [string, string][] {
+  const missing: [string, string][] = [];
+  for (const [name, devDefault] of requiredInProductionOf(schema)) {
+    if (set[name] !== undefined) continue;
+    if (!isProductionEnv(set.NODE_ENV)) set[name] = devDefault;
+    else
+      missing.push([
+        name,
+        `${name} is unset: required when NODE_ENV=production (development and tests use ${shownValue(name, devDefault)})`,
+      ]);
+  }
+  return missing;
 }
 
 /** class-validator `IsUrl` options for an absolute http(s) URL of an external service. */

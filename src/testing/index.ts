@@ -25,4 +25,5 @@ export {
   type TestChainOptions,
   type WalletRun,
   writeChainFile,
+  writeNodeDownChainFile,
 } from './local-chain';

@@ -12,7 +12,7 @@ import type { TestChain, TestChainOptions } from './chain-types';
 import { signAndSend, type WalletRun } from './wallet';
 
 export type { DexFixture, LocalChain, TestChain, TestChainOptions } from './chain-types';
-export { writeChainFile } from './chain-file';
+export { writeChainFile, writeNodeDownChainFile } from './chain-file';
 export { deserializeTransaction, signAndSend, type WalletRun } from './wallet';
 
 /** Loads a module of src/testing/evm by a path the compiler does not follow (see above). */

@@ -8,13 +8,54 @@ import {
   realpathSync,
   rmSync,
   symlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
+/**
+ * The suites that read every action the app declares (or publishes): each must pass, unedited,
+ * with a team's actions of every variant beside the shipped ones. Found by running every suite
+ * of src/, test/kit, test/publishing, test/tooling and test/fuzz in such a copy; kept to those
+ * that enumerate, so the proof costs minutes, not a second `npm test`.
+ */
+const ENUMERATING = [
+  'src/layers.spec.ts',
+  'src/kit/import-root.spec.ts',
+  'src/config/config-docs.spec.ts',
+  'test/tooling/typed-client.e2e-spec.ts',
+  'test/tooling/check.e2e-spec.ts',
+  'test/publishing/openapi.e2e-spec.ts',
+  'test/publishing/mini-apps.e2e-spec.ts',
+  'test/publishing/sdk-validator.e2e-spec.ts',
+  'test/kit/declared-actions.e2e-spec.ts',
+  'test/kit/unsupported-chains.e2e-spec.ts',
+  'test/fuzz/fuzz.e2e-spec.ts',
+];
+/** The project's Jest configuration, its TypeScript transpiled without a second type check. */
+const TRANSPILED_CONFIG = `const config = require('./jest.config.js');
+const transpiled = ['ts-jest', { tsconfig: { isolatedModules: true } }];
+module.exports = {
+  ...config,
+  projects: config.projects.map((project) => ({
+    ...project,
+    transform: { ...project.transform, '^.+\\\\.ts$': transpiled },
+  })),
+};
+`;
+/** The fuzz suite must meet every action; its depth is the main run's (FUZZ_RUNS, docs/testing.md). */
+const FUZZ = { FUZZ_RUNS: '20' };
 /** What a team's checkout holds besides node_modules, which the copy links to. */
-const COPIED = ['src', 'test', 'scripts', 'package.json', '.prettierrc', 'eslint.config.mjs'];
+const COPIED = [
+  'src',
+  'test',
+  'scripts',
+  'docs',
+  'package.json',
+  '.prettierrc',
+  'eslint.config.mjs',
+];
 const COPIED_CONFIG = ['tsconfig.json', 'tsconfig.build.json', 'jest.config.js'];
 
 interface Run {
@@ -24,8 +65,13 @@ interface Run {
 }
 
 /** Runs a command in the copy to its end (its exit event), collecting what it prints. */
-function run(cwd: string, command: string, args: readonly string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
+function run(
+  cwd: string,
+  command: string,
+  args: readonly string[],
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', ...extraEnv };
   delete env.JEST_WORKER_ID;
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env });
@@ -186,9 +232,9 @@ describe('npm run new:action (in a copy of the project)', () => {
     expect(snapshot(dir)).toEqual(written);
   }, 60_000);
 
-  it('generates code that typechecks, lints and passes its own specs, conformance included', async () => {
+  it('generates code that typechecks, lints and passes its own specs and every suite that enumerates actions', async () => {
     const node = (tool: string, ...args: string[]): Promise<Run> =>
-      run(dir, process.execPath, [join(dir, 'node_modules', tool), ...args]);
+      run(dir, process.execPath, [join(dir, 'node_modules', tool), ...args], FUZZ);
     expectSuccess(await node('typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json'));
     const generated = [
       'src/actions/hello-note',
@@ -207,21 +253,32 @@ describe('npm run new:action (in a copy of the project)', () => {
     const report = join(dir, 'jest-report.json');
     const actions = ['hello-note', 'tip-jar', 'chain-note', 'pay-note'];
     const specs = actions.flatMap((a) => [`src/actions/${a}`, `test/actions/${a}`]);
+    // One run, one worker: the copy's suites share CI's cores with the rest of npm test. The
+    // types were checked above (tsc, the whole copy): ts-jest only transpiles here, as ts-node
+    // does for npm run dev, instead of type-checking every file again in every suite.
+    writeFileSync(join(dir, 'jest.transpiled.config.js'), TRANSPILED_CONFIG);
     const jest = await node(
       'jest/bin/jest.js',
+      '--config=jest.transpiled.config.js',
       '--ci',
       '--runInBand',
       '--json',
       `--outputFile=${report}`,
       ...specs,
+      ...ENUMERATING,
     );
     expectSuccess(jest);
     const results = JSON.parse(read('jest-report.json')) as {
       numTotalTestSuites: number;
       numFailedTests: number;
-      testResults: { assertionResults: { fullName: string; status: string }[] }[];
+      testResults: { name: string; assertionResults: { fullName: string; status: string }[] }[];
     };
-    expect([results.numTotalTestSuites, results.numFailedTests]).toEqual([8, 0]);
+    expect([results.numTotalTestSuites, results.numFailedTests]).toEqual([
+      8 + ENUMERATING.length,
+      0,
+    ]);
+    const ran = results.testResults.map((suite) => relative(realpathSync(dir), suite.name));
+    expect(ran).toEqual(expect.arrayContaining(ENUMERATING));
     const names = results.testResults.flatMap((suite) => suite.assertionResults);
     // The generated specs' own tests ran too: the chain's answers signed, sent and landed.
     expect(names.map((t) => [t.fullName, t.status])).toEqual(

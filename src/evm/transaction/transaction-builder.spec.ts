@@ -16,6 +16,7 @@ import { refusal } from '../../testing/action-refusal';
 import { chainsUnderTest } from '../../testing/chain-registry.helper';
 
 const TRANSFER = parseAbiItem('function transfer(address to, uint256 value) returns (bool)');
+const UNNAMED_TRANSFER = parseAbiItem('function transfer(address, uint256) returns (bool)');
 const USER = '0x52908400098527886E0F7030069857D2E4169EE7';
 const TOKEN = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
 const SECRET_URL = 'https://rpc.example.com/v3/sk_live_SECRET';
@@ -195,6 +196,24 @@ describe('TransactionBuilder.build', () => {
       { ...spec, call: { abi: TRANSFER, args: ['not an address', 1n] } },
       CONTEXT,
       'the call to transfer does not encode: ',
+    ],
+    [
+      "a display arg named like one of the call's (it would show in place of what is signed)",
+      { simulate: true },
+      { ...spec, display: { args: { token: 'USDC', value: '1.5' } } },
+      CONTEXT,
+      'display.args "value" would replace the argument of the same name of transfer(to, value) in params.args',
+    ],
+    [
+      "two display args named like the call's, however the call names them",
+      {},
+      {
+        ...spec,
+        call: { abi: UNNAMED_TRANSFER, args: [USER, 1n] },
+        display: { args: { arg0: 'bob', arg1: '1', note: 'hi' } },
+      },
+      CONTEXT,
+      'display.args "arg0", "arg1" would replace the arguments of the same name of transfer(arg0, arg1)',
     ],
   ])(
     'answers BUILDER_MISUSE naming the cause on %s',

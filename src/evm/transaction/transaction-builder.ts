@@ -52,7 +52,12 @@ export interface TransactionSpec {
   maxFeePerGas?: bigint;
   /** EIP-1559 tip, kept when set; otherwise the wallet's, or the node's with TX_FILL=estimate. */
   maxPriorityFeePerGas?: bigint;
-  /** `params` for display: the call's function name by default, extra args beside its own. */
+  /**
+   * `params` for display: the call's function name by default, extra args beside its own. An
+   * extra arg may not take the name of one of the call's (viem's `erc20Abi` `transfer` has
+   * `recipient` and `amount`): the answer would show it in place of what is signed, so the build
+   * is refused (a 500 BUILDER_MISUSE naming both).
+   */
   display?: { functionName?: string; args?: Record<string, unknown> };
   /** Details of a cross-chain transaction; the kit fills `destinationChainId` when left out. */
   crossChain?: CrossChainSpec;
@@ -112,7 +117,9 @@ export class TransactionBuilder {
   async buildBest(plan: CandidatePlan, context: RequestContext): Promise<ExecutionResponse> {
     const chain = this.chains.get(plan.chainId);
     if (!chain) throw builderMisuse(`chain ${plan.chainId} is not configured`);
-    for (const { spend } of plan.candidates) {
+    for (const { call, display, spend } of plan.candidates) {
+      // Before any simulation: the approval answered first would hide it until the second step.
+      if (call) assertNoShadowing(call, display?.args);
       const problem = spend && checkSpend(spend);
       if (problem) throw builderMisuse(problem);
     }
@@ -198,7 +205,19 @@ function builderMisuse(cause: string): ActionException {
   );
 }
 
-/** The acting user's address is what the transaction is checked as: without it, nothing to check. */
+/** Display args named like the call's own would replace, in `params.args`, what is signed. */
+function assertNoShadowing(call: ContractCall, display: Record<string, unknown> = {}): void {
+  const inputs = call.abi.inputs.map((input, i) => input.name || `arg${i}`);
+  const names = Object.keys(display).filter((name) => inputs.includes(name));
+  if (names.length === 0) return;
+  const quoted = names.map((name) => `"${name}"`).join(', ');
+  const plural = names.length > 1 ? 's' : '';
+  throw builderMisuse(
+    `display.args ${quoted} would replace the argument${plural} of the same name of ` +
+      `${call.abi.name}(${inputs.join(', ')}) in params.args: give the display value${plural} another name`,
+  );
+}
+
 /** TX_FILL=estimate reads the signer's nonce and estimates as it: the action must name it. */
 function fillNeedsSigner(): never {
   throw builderMisuse(
@@ -206,6 +225,7 @@ function fillNeedsSigner(): never {
   );
 }
 
+/** The acting user's address is what the transaction is checked as: without it, nothing to check. */
 function signerNeeded(): ActionException {
   return new ActionException(
     HttpStatus.BAD_REQUEST,
