@@ -1,0 +1,43 @@
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BlinkCatalogue } from './blink-catalogue';
+import { BlinkDispatch } from './blink-dispatch';
+import { ACTION_VERSION, isBlinkRoute } from './blink-headers';
+import { BlinksController } from './blinks.controller';
+
+/**
+ * Every action as a blink (docs/blinks.md): the documents, the POSTs run through the actions'
+ * own routes, and on every answer of a blink route (refusals and parse errors too) the spec's
+ * X-Action-Version and X-Blockchain-Ids, set as the request is routed.
+ */
+@Module({
+  controllers: [BlinksController],
+  providers: [BlinkCatalogue, BlinkDispatch],
+  exports: [BlinkCatalogue],
+})
+export class BlinksModule implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly catalogue: BlinkCatalogue,
+  ) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
+    if (!fastify) return;
+    const every = this.catalogue.blockchainIds().join(',');
+    fastify.addHook('onRequest', (req, reply, done) => {
+      if (isBlinkRoute(req)) {
+        void reply.header('X-Action-Version', ACTION_VERSION);
+        void reply.header('X-Blockchain-Ids', this.blockchainIds(req) ?? every);
+      }
+      done();
+    });
+  }
+
+  /** The chains of the blink a request names, when it names one. */
+  private blockchainIds(req: FastifyRequest): string | undefined {
+    const { name } = (req.params ?? {}) as { name?: string };
+    return name === undefined ? undefined : this.catalogue.find(name)?.blockchainIds.join(',');
+  }
+}
