@@ -99,7 +99,7 @@ export function blinkField(param: ActionParameter): BlinkField {
       };
     case 'file':
     case 'image':
-      return { ok: false, problem: `${param.name}: an Actions POST cannot carry a ${type}` };
+      return { ok: false, problem: `${param.name} (${type}): an Actions POST carries text only` };
     default:
       if (type.startsWith('bytes')) {
         return { ok: true, parameter: textual(param, 'text', bytesPattern(type), 'Hex bytes') };
