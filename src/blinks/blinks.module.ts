@@ -1,8 +1,10 @@
-import { Module, type OnModuleInit } from '@nestjs/common';
+import { Global, Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BlinkCatalogue } from './blink-catalogue';
 import { BlinkDispatch } from './blink-dispatch';
+import { BlinkOpenApi } from './blink-openapi';
+import { OpenApiExtension } from '../publishing/openapi/openapi-extension';
 import { ACTION_VERSION, isBlinkRoute } from './blink-headers';
 import { BlinksController } from './blinks.controller';
 
@@ -11,10 +13,12 @@ import { BlinksController } from './blinks.controller';
  * own routes, and on every answer of a blink route (refusals and parse errors too) the spec's
  * X-Action-Version and X-Blockchain-Ids, set as the request is routed.
  */
+@Global()
 @Module({
   controllers: [BlinksController],
-  providers: [BlinkCatalogue, BlinkDispatch],
-  exports: [BlinkCatalogue],
+  providers: [BlinkCatalogue, BlinkDispatch, { provide: OpenApiExtension, useClass: BlinkOpenApi }],
+  // Global for OpenApiDocument (src/publishing), which documents the blinks' routes through it.
+  exports: [BlinkCatalogue, OpenApiExtension],
 })
 export class BlinksModule implements OnModuleInit {
   constructor(

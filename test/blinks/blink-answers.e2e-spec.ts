@@ -140,6 +140,22 @@ describe('Blinks: documents, data actions and refusals', () => {
     expectRefusal(await call('POST', url, payload), 400, words);
   });
 
+  it('documents the blink routes in OpenAPI, one name per action', async () => {
+    const { paths } = (await call('GET', '/api/openapi.json')).json<{
+      paths: Record<string, Record<string, { parameters?: { schema: { enum?: string[] } }[] }>>;
+    }>();
+    const blink = paths['/api/blinks/{name}'];
+    expect(Object.keys(blink).sort()).toEqual(['get', 'post']);
+    expect(blink.post.parameters?.[0].schema.enum).toEqual([
+      'calculator',
+      'send-token',
+      'mint-nft',
+    ]);
+    expect(paths['/actions.json']).toHaveProperty('get');
+    expect(paths['/api/blinks/{name}/next/{intent}']).toHaveProperty('post');
+    expect(paths['/api/blinks/{name}/completed/{intent}']).toHaveProperty('post');
+  });
+
   it('answers an unknown blink 404 in the spec shape', async () => {
     const res = await call('GET', '/api/blinks/nothing');
     expect(res.statusCode).toBe(404);
