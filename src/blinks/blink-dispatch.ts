@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { InProcessCalls } from '../kit/in-process-call';
 
 /** What the service answered a request it made to itself. */
 export interface Dispatched {
@@ -23,11 +24,15 @@ export const PASSED_HEADERS = [
  * same rate limits (the client's IP; the user named by `account`), validation, handler,
  * builder and simulation, and the same intent recording as the Sherry route. Nothing of that
  * pipeline is repeated here; only the request's shape differs. The host and request id are
- * the client's, so the host check and the logs see one request.
+ * the client's, so the host check and the logs see one request; it has no Origin, and is marked
+ * as the service's own (InProcessCalls) so that STRICT_ORIGIN does not refuse it.
  */
 @Injectable()
 export class BlinkDispatch {
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly inProcess: InProcessCalls,
+  ) {}
 
   async post(
     req: FastifyRequest,
@@ -43,6 +48,7 @@ export class BlinkDispatch {
       headers: {
         'content-type': 'application/json',
         'x-request-id': req.id,
+        ...this.inProcess.headers(),
         ...(req.headers.host !== undefined && { host: req.headers.host }),
         ...(user !== undefined && { 'x-user-address': user }),
       },
