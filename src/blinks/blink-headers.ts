@@ -6,18 +6,14 @@ import type { FastifyRequest } from 'fastify';
  */
 export const ACTION_VERSION = '2.4';
 
-/** Marks a route as a blink's (Fastify route config): the spec's CORS and headers apply to it. */
-export const BLINK_ROUTE_CONFIG = { blink: true } as const;
+/**
+ * Marks a route as a blink's (Fastify route config): the spec's headers apply to it, and its
+ * CORS is the spec's, any origin (@fastify/cors merges a route's `cors` over the service's rules;
+ * the origin guard never sees these routes, which are no action and not guarded).
+ */
+export const BLINK_ROUTE_CONFIG = { blink: true, cors: { origin: '*' } } as const;
 
 export const BLINK_EXPOSED_HEADERS = ['X-Action-Version', 'X-Blockchain-Ids'];
-
-/** What the spec asks a blink's preflight to allow, besides the service's own headers. */
-export const BLINK_ALLOWED_HEADERS = [
-  'Content-Type',
-  'Authorization',
-  'Content-Encoding',
-  'Accept-Encoding',
-];
 
 /** Whether the route a request reached is a blink's: read from its declaration, not its path. */
 export function isBlinkRoute(req: FastifyRequest): boolean {

@@ -5,13 +5,13 @@ import { BlinkCatalogue } from './blink-catalogue';
 import { BlinkDispatch } from './blink-dispatch';
 import { BlinkOpenApi } from './blink-openapi';
 import { OpenApiExtension } from '../publishing/openapi/openapi-extension';
-import { ACTION_VERSION, isBlinkRoute } from './blink-headers';
+import { ACTION_VERSION, BLINK_EXPOSED_HEADERS, isBlinkRoute } from './blink-headers';
 import { BlinksController } from './blinks.controller';
 
 /**
  * Every action as a blink (docs/blinks.md): the documents, the POSTs run through the actions'
  * own routes, and on every answer of a blink route (refusals and parse errors too) the spec's
- * X-Action-Version and X-Blockchain-Ids, set as the request is routed.
+ * X-Action-Version and X-Blockchain-Ids, set as the request is routed, and exposed to pages.
  */
 @Global()
 @Module({
@@ -34,6 +34,10 @@ export class BlinksModule implements OnModuleInit {
       if (isBlinkRoute(req)) {
         void reply.header('X-Action-Version', ACTION_VERSION);
         void reply.header('X-Blockchain-Ids', this.blockchainIds(req) ?? every);
+        // After the CORS hook, which has set the service's list: the spec's two join it.
+        const exposed = reply.getHeader('access-control-expose-headers');
+        const list = [...(typeof exposed === 'string' ? [exposed] : []), ...BLINK_EXPOSED_HEADERS];
+        void reply.header('access-control-expose-headers', list.join(', '));
       }
       done();
     });

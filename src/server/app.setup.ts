@@ -16,7 +16,6 @@ import { KitModule } from '../kit/kit.module';
 import { closeUnlessUploadRead } from '../kit/uploads/multipart.setup';
 import { refusedBeforeBody } from '../kit/throttling/early-counts';
 import { PublishingModule } from '../publishing/publishing.module';
-import { corsWithBlinks } from '../blinks/blink-cors';
 
 type ContentTypeParser = FastifyBodyParser<string>;
 
@@ -148,18 +147,15 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   hardenServer(fastify.server, config, replies, (req) => uploadCap(req) ?? config.bodyLimitBytes);
 
   GracefulShutdown.setup(app);
-  // Blink routes (src/blinks) follow the Actions spec instead: any origin, its headers exposed.
-  app.enableCors(
-    corsWithBlinks({
-      // With an allow-list, only listed origins are reflected; the OriginGuard refuses the others.
-      origin: allowedOrigins.length > 0 ? allowedOrigins : '*',
-      methods: CORS_METHODS,
-      allowedHeaders: CORS_ALLOWED_HEADERS,
-      exposedHeaders: CORS_EXPOSED_HEADERS,
-      optionsSuccessStatus: 200,
-      strictPreflight: false,
-    }),
-  );
+  app.enableCors({
+    // With an allow-list, only listed origins are reflected; the OriginGuard refuses the others.
+    origin: allowedOrigins.length > 0 ? allowedOrigins : '*',
+    methods: CORS_METHODS,
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    optionsSuccessStatus: 200,
+    strictPreflight: false,
+  });
   // After CORS, so a refused host still gets the CORS headers.
   const checkHost = hostCheck(config);
   fastify.addHook('onRequest', (req, reply, done) => {
