@@ -41,6 +41,14 @@ export class BlinksModule implements OnModuleInit {
       }
       done();
     });
+    // Errors raised before the handler (a body that is not JSON, one too large) are rendered by
+    // the service's filter: on a blink route they too leave in the spec's shape, `{message}`.
+    fastify.addHook('onSend', (req, reply, payload, done) => {
+      if (reply.statusCode < 400 || typeof payload !== 'string' || !isBlinkRoute(req)) {
+        return done(null, payload);
+      }
+      done(null, JSON.stringify({ message: messageOf(payload) }));
+    });
   }
 
   /** The chains of the blink a request names, when it names one. */
@@ -48,4 +56,16 @@ export class BlinksModule implements OnModuleInit {
     const { name } = (req.params ?? {}) as { name?: string };
     return name === undefined ? undefined : this.catalogue.find(name)?.blockchainIds.join(',');
   }
+}
+
+/** The words of an error answer in either of the service's shapes. */
+function messageOf(payload: string): string {
+  try {
+    const { message, error } = JSON.parse(payload) as { message?: unknown; error?: unknown };
+    if (typeof message === 'string') return message;
+    if (typeof error === 'string') return error;
+  } catch {
+    // Not JSON: said in general terms below.
+  }
+  return 'The request failed';
 }

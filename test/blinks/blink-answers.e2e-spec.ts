@@ -156,6 +156,16 @@ describe('Blinks: documents, data actions and refusals', () => {
     expect(paths['/api/blinks/{name}/completed/{intent}']).toHaveProperty('post');
   });
 
+  it('refuses a body that is not JSON with {message} and the headers', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/blinks/calculator',
+      headers: { origin: SITE, 'content-type': 'application/json' },
+      payload: '{"account":',
+    });
+    expectRefusal(res, 400, /not valid JSON/);
+  });
+
   it('answers an unknown blink 404 in the spec shape', async () => {
     const res = await call('GET', '/api/blinks/nothing');
     expect(res.statusCode).toBe(404);
