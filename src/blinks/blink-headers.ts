@@ -1,5 +1,3 @@
-import type { FastifyRequest } from 'fastify';
-
 /**
  * The Actions spec version the blinks follow, as X-Action-Version: @solana/actions-spec 2.4
  * (Dialect's client compares major and minor with the version it supports).
@@ -14,9 +12,3 @@ export const ACTION_VERSION = '2.4';
 export const BLINK_ROUTE_CONFIG = { blink: true, cors: { origin: '*' } } as const;
 
 export const BLINK_EXPOSED_HEADERS = ['X-Action-Version', 'X-Blockchain-Ids'];
-
-/** Whether the route a request reached is a blink's: read from its declaration, not its path. */
-export function isBlinkRoute(req: FastifyRequest): boolean {
-  const config = req.routeOptions?.config as { blink?: unknown } | undefined;
-  return config?.blink === BLINK_ROUTE_CONFIG.blink;
-}
