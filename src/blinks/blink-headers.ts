@@ -9,6 +9,13 @@ export const ACTION_VERSION = '2.4';
  * CORS is the spec's, any origin (@fastify/cors merges a route's `cors` over the service's rules;
  * the origin guard never sees these routes, which are no action and not guarded).
  */
-export const BLINK_ROUTE_CONFIG = { blink: true, cors: { origin: '*' } } as const;
+export const BLINK_ROUTE_CONFIG = {
+  blink: true,
+  cors: {
+    origin: '*',
+    // The headers the spec asks a blink's preflight to allow, and the service's request id.
+    allowedHeaders: 'Content-Type, Authorization, Content-Encoding, Accept-Encoding, x-request-id',
+  },
+} as const;
 
 export const BLINK_EXPOSED_HEADERS = ['X-Action-Version', 'X-Blockchain-Ids'];

@@ -178,6 +178,9 @@ describe('Blinks: documents, data actions and refusals', () => {
     const blink = await call('OPTIONS', '/api/blinks/calculator', undefined, preflight);
     expect(blink.statusCode).toBeLessThan(300);
     expect(blink.headers['access-control-allow-origin']).toBe('*');
+    expect(blink.headers['access-control-allow-headers']).toBe(
+      'Content-Type, Authorization, Content-Encoding, Accept-Encoding, x-request-id',
+    );
     const action = await call('OPTIONS', '/api/calculator', undefined, preflight);
     expect(action.headers['access-control-allow-origin']).toBeUndefined();
     const refused = await call('POST', '/api/calculator', { operation: 'add', a: 1, b: 1 });
