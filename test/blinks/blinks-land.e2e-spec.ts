@@ -4,6 +4,7 @@ import type { TransactionResponse } from '@solana/actions-spec';
 import { decodeFunctionData, erc20Abi, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { BestSwapModule } from '../../src/actions/best-swap/best-swap.module';
+import { CalculatorModule } from '../../src/actions/calculator/calculator.module';
 import { SendTokenModule } from '../../src/actions/send-token/send-token.module';
 import {
   deserializeTransaction,
@@ -25,7 +26,10 @@ describe('Blinks on a local chain, driven by Dialect’s client', () => {
 
   beforeAll(async () => {
     testChain = await startTestChain();
-    app = await createTestApp({ env: testChain.env, actions: [SendTokenModule, BestSwapModule] });
+    app = await createTestApp({
+      env: testChain.env,
+      actions: [SendTokenModule, BestSwapModule, CalculatorModule],
+    });
     await app.listen(0, '127.0.0.1');
     base = await app.getUrl();
     base = base.replace('[::1]', '127.0.0.1');
@@ -110,5 +114,17 @@ describe('Blinks on a local chain, driven by Dialect’s client', () => {
     expect(swapTx.to?.toLowerCase()).not.toBe(testChain.fixture.usdc.toLowerCase());
     expect(swap.next?.type).toBe('completed');
     expect(swap.next?.description).toMatch(/^Best swap: The transaction/);
+  });
+
+  it('a data action answers through its blink: a `post` whose message is the result', async () => {
+    const adapter = localAdapter(testChain.chain, testChain.users[2]);
+    const blink = await blinkOf('/api/calculator');
+    const form = blink.actions[0] as FormActionComponent;
+    form.setValue('multiply', 'operation');
+    form.setValue('6', 'a');
+    form.setValue('7', 'b');
+    const step = await execute(blink, form, adapter);
+    expect(step.response).toEqual({ type: 'post', message: expect.stringContaining('42') });
+    expect([step.receipt, step.next]).toEqual([undefined, null]);
   });
 });
