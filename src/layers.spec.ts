@@ -17,6 +17,7 @@ export const LAYERS = [
   'follower',
   'outcomes',
   'publishing',
+  'blinks',
   'server',
   'actions',
   'client',

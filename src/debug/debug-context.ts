@@ -1,11 +1,20 @@
 import { KNOWN_CHAINS } from '../evm/chains/known-chains';
 import type { ActionRegistry } from '../kit/action.registry';
 import type { ActionSample } from '../contract/action.types';
+import { blinkName, blinkPath } from '../blinks/blink-catalogue';
 
 /** What the page needs besides the published documents, which leave these out. */
 export interface DebugContext {
   chains: { id: number; name: string }[];
-  actions: Record<string, { samples: readonly ActionSample[]; requiresUser: boolean }>;
+  actions: Record<
+    string,
+    {
+      samples: readonly ActionSample[];
+      requiresUser: boolean;
+      /** Where its blink's JSON is (src/blinks). */
+      blink: string;
+    }
+  >;
 }
 
 export function debugContext(registry: ActionRegistry): DebugContext {
@@ -15,6 +24,7 @@ export function debugContext(registry: ActionRegistry): DebugContext {
     actions[path] = {
       samples: declaration?.samples ?? [],
       requiresUser: declaration?.requiresUser === true,
+      blink: blinkPath(blinkName(path)),
     };
   }
   return {

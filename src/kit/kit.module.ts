@@ -32,6 +32,7 @@ import { EnvelopeInterceptor } from './envelope.interceptor';
 import { REGISTERED_MINI_APPS } from './mini-app';
 import { MiniAppIcons } from './mini-app-icons';
 import { originAllowed, OriginGuard } from './origin.guard';
+import { InProcessCalls } from './in-process-call';
 import { ActionThrottlerGuard } from './action-throttler.guard';
 import { createThrottlerStorage, THROTTLER_STORE } from './throttling/throttler-storage.factory';
 import { throttlerOptions } from './throttling/throttling.options';
@@ -71,15 +72,17 @@ export class KitModule implements OnModuleInit {
     const appConfig = app.get<AppConfig>(APP_CONFIG);
     const origins = new Set(appConfig.allowedOrigins);
     const registry = app.get(ActionRegistry);
+    const inProcess = app.get(InProcessCalls);
     // With callbacks, not async: an in-memory count and most requests make no promise here.
     const uploading = new WeakMap<ActionDeclaration, boolean>();
     fastify.addHook('preParsing', (req, reply, payload, done) => {
       const declaration = req.method === 'POST' ? registry.find(req.routeOptions.url) : undefined;
       if (!declaration) return done(null, payload);
       // A refused origin is answered 403 by its guard, before any limit counts it.
-      const counting = originAllowed(appConfig, req.headers.origin, origins)
-        ? limiter.countBeforeBody(req, declaration)
-        : undefined;
+      const counting =
+        originAllowed(appConfig, req.headers.origin, origins) || inProcess.is(req)
+          ? limiter.countBeforeBody(req, declaration)
+          : undefined;
       let uploads = uploading.get(declaration);
       if (uploads === undefined)
         uploading.set(declaration, (uploads = declaresUploads(declaration)));
@@ -141,6 +144,7 @@ export class KitModule implements OnModuleInit {
         MiniAppIcons,
         ActionRegistry,
         UploadAdmission,
+        InProcessCalls,
         // The same guard as a plain provider, for the hook KitModule.setup installs.
         ActionThrottlerGuard,
         { provide: APP_GUARD, useClass: OriginGuard },
@@ -161,6 +165,7 @@ export class KitModule implements OnModuleInit {
         MiniAppIcons,
         ActionRegistry,
         UploadAdmission,
+        InProcessCalls,
       ],
     };
   }

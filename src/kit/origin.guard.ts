@@ -10,6 +10,7 @@ import {
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ActionException } from '../contract/action.exception';
 import { guardedRequest } from './guarded-route';
+import { InProcessCalls } from './in-process-call';
 
 /** Whether a request with this Origin header may call the actions (KitModule's hook asks too). */
 export function originAllowed(
@@ -28,7 +29,10 @@ export function originAllowed(
 export class OriginGuard implements CanActivate, OnModuleInit {
   private readonly allowed: ReadonlySet<string>;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly inProcess: InProcessCalls,
+  ) {
     this.allowed = new Set(config.allowedOrigins);
   }
 
@@ -42,6 +46,8 @@ export class OriginGuard implements CanActivate, OnModuleInit {
     if (this.allowed.size === 0 && !this.config.strictOrigin) return true;
     const guarded = guardedRequest(context);
     if (!guarded) return true;
+    // The service's own call (a blink running its action) has no Origin to check.
+    if (this.inProcess.is(guarded.req)) return true;
     if (!originAllowed(this.config, guarded.req.headers.origin, this.allowed)) {
       throw new ActionException(HttpStatus.FORBIDDEN, 'Origin not allowed', {
         message: 'This app may not call the action',

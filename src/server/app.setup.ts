@@ -16,6 +16,7 @@ import { KitModule } from '../kit/kit.module';
 import { closeUnlessUploadRead } from '../kit/uploads/multipart.setup';
 import { refusedBeforeBody } from '../kit/throttling/early-counts';
 import { PublishingModule } from '../publishing/publishing.module';
+import { BlinksModule } from '../blinks/blinks.module';
 
 type ContentTypeParser = FastifyBodyParser<string>;
 
@@ -143,6 +144,8 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   fastify.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
   // multipart/form-data is left unread until the guards have passed: the kit's to read.
   const uploadCap = KitModule.setup(app);
+  // The blink routes' own hooks (src/blinks), added as their routes are registered.
+  BlinksModule.setup(app);
   // Connection cap, and `Expect` answered before any body is read.
   hardenServer(fastify.server, config, replies, (req) => uploadCap(req) ?? config.bodyLimitBytes);
 

@@ -8,6 +8,7 @@ import { OutboundModule } from '../outbound/outbound.module';
 import { WebhooksModule } from '../outcomes/webhooks/webhooks.module';
 import { OutcomesModule } from '../outcomes/outcomes.module';
 import { PublishingModule } from '../publishing/publishing.module';
+import { BlinksModule } from '../blinks/blinks.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
 import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
 import { HealthController } from './health.controller';
@@ -16,7 +17,7 @@ import { RequestObserver } from './request-observer';
 /**
  * Everything an action runs on, composed bottom to top (see README, Layout): configuration,
  * telemetry, the result cache, the kit (chains, registry, guards, interceptor, filter), the
- * transaction outcomes (intents, their watcher, hooks and webhooks), publishing, then the
+ * transaction outcomes (intents, their watcher, hooks and webhooks), publishing, the blinks, then the
  * server's own health, route and request observation.
  */
 @Global()
@@ -38,6 +39,7 @@ export class CoreModule {
         WebhooksModule.forRoot(config, env),
         OutcomesModule,
         PublishingModule,
+        BlinksModule,
       ],
       controllers: [HealthController],
       providers: [RequestObserver, MethodNotAllowedRoutes],

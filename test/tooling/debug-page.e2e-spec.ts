@@ -171,6 +171,19 @@ describeWithBrowser()('Debugger page in Chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'overview.png'), fullPage: true });
   });
 
+  it("links each action's blink JSON", async () => {
+    const links = page.locator('article[data-path] a.blink');
+    expect(await links.count()).toBe(await page.locator('article[data-path]').count());
+    const link = page.locator('article[data-path="/api/calculator"] a.blink');
+    expect(await link.getAttribute('href')).toBe('/api/blinks/calculator');
+    await link.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'blink-link.png') });
+    const blink = (await (await fetch(`${base}/api/blinks/calculator`)).json()) as {
+      type: string;
+    };
+    expect(blink.type).toBe('action');
+  });
+
   it('sends the calculator request as the proxy does and shows result 5', async () => {
     const calculator = form('/api/calculator');
     await calculator.locator('select[name=operation]').selectOption('add');

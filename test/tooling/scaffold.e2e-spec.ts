@@ -294,6 +294,10 @@ describe('npm run new:action (in a copy of the project)', () => {
       );
       expect(conformance.length).toBeGreaterThan(0);
       expect(conformance.every((t) => t.status === 'passed')).toBe(true);
+      // Its blink (src/blinks) too, with no line of the scaffold about blinks.
+      expect(conformance.filter((t) => t.fullName.includes('is served as a blink'))).toEqual([
+        expect.objectContaining({ status: 'passed' }),
+      ]);
     }
   }, 300_000);
 });

@@ -740,7 +740,15 @@
           ? el('span', { class: 'badge user', text: 'needs a wallet address' })
           : null,
       ),
-      el('div', { class: 'path', text: `POST ${action.path} · ${chains}` }),
+      el(
+        'div',
+        { class: 'path' },
+        `POST ${action.path} · ${chains}`,
+        declared.blink ? ' · ' : null,
+        declared.blink
+          ? el('a', { class: 'blink', href: declared.blink, text: 'blink JSON' })
+          : null,
+      ),
       action.description ? el('p', { class: 'muted', text: action.description }) : null,
       form,
       answer,

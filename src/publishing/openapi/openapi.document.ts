@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import type { ActionDeclaration } from '../../contract/action.types';
 import { ActionRegistry } from '../../kit/action.registry';
 import { buildOpenApiDocument } from './openapi.builder';
+import { OpenApiExtension } from './openapi-extension';
 
 /** The service's OpenAPI document, built once at boot from the registry's declarations. */
 @Injectable()
@@ -12,7 +13,11 @@ export class OpenApiDocument {
   /** Serialized once: every request answers the same bytes. */
   readonly json: string;
 
-  constructor(registry: ActionRegistry, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    registry: ActionRegistry,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Optional() extension?: OpenApiExtension,
+  ) {
     const actions = registry
       .actions()
       .map(({ path }) => registry.find(path))
@@ -24,6 +29,14 @@ export class OpenApiDocument {
       actions,
       miniApps: registry.miniApps().map((group) => group.miniApp),
     });
+    if (extension) {
+      this.document.tags = [...(this.document.tags ?? []), extension.tag];
+      Object.assign(this.document.paths, extension.paths());
+      this.document.components = {
+        ...this.document.components,
+        schemas: { ...this.document.components?.schemas, ...extension.schemas() },
+      };
+    }
     this.json = JSON.stringify(this.document);
   }
 }

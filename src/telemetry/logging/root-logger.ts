@@ -14,6 +14,8 @@ const SECRET_HEADERS = [
   'cookie',
   'set-cookie',
   'x-api-key',
+  // The kit's mark of the service's own in-process calls (src/kit/in-process-call.ts).
+  'x-in-process-call',
 ];
 /**
  * Where logged objects carry headers: requests, answers, HTTP clients' errors. Spelt out, not

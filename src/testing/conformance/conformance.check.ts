@@ -15,6 +15,7 @@ import {
   checkValidSamples,
 } from './conformance.param-rules';
 import { checkRateLimit } from './conformance.rate-limit';
+import { checkBlink } from './conformance.blink';
 import { checkSampleSimulation } from './conformance.simulation';
 import { actionUnderTest } from './conformance.target';
 
@@ -61,6 +62,10 @@ export const RULE_CHECKS: Record<ConformanceRule, { title: string; check: Confor
   'rate-limit': {
     title: 'answers over its limit 429 in its error shape with Retry-After and X-RateLimit-*',
     check: checkRateLimit,
+  },
+  blink: {
+    title: 'is served as a blink: the Actions spec document, its samples and refusals',
+    check: checkBlink,
   },
 };
 

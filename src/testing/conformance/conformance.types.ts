@@ -20,6 +20,7 @@ export const CONFORMANCE_RULES = [
   'user-address',
   'chain',
   'rate-limit',
+  'blink',
 ] as const;
 
 export type ConformanceRule = (typeof CONFORMANCE_RULES)[number];

@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import type { ActionGetResponse, ActionsJson, LinkedAction } from '@solana/actions-spec';
+import type { DynamicAction } from '../contract/action.types';
+import { declaredChains } from '../evm/chains/chain-registry';
+import { ActionRegistry } from '../kit/action.registry';
+import { MiniAppDocuments } from '../publishing/mini-app-documents';
+import { blinkParameters } from './blink-parameters';
+
+/** Where every blink is served: `/api/blinks/<name>`, name being the action path's last segment. */
+export const BLINKS_ROUTE = '/api/blinks';
+
+/** One action as a blink: its declaration's published form, its fields or why it has none. */
+export interface Blink {
+  name: string;
+  action: DynamicAction;
+  /** CAIP-2 ids of the chains it acts on (`eip155:43113`): the X-Blockchain-Ids header. */
+  blockchainIds: string[];
+  /** The linked action's href: the blink with each field templated in its query (spec 2.4). */
+  href: string;
+  linked?: LinkedAction;
+  /** Why the spec cannot show it: published `disabled`, with this as its error. */
+  problem?: string;
+}
+
+export const blinkName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+export const blinkPath = (name: string): string => `${BLINKS_ROUTE}/${name}`;
+export const caip2 = (chainId: number): string => `eip155:${chainId}`;
+
+/**
+ * Every action of the registry as a blink, built once at boot from the declarations that drive
+ * the metadata and OpenAPI: nothing is written per action. Two actions whose paths end alike
+ * would share a blink: the boot stops naming them.
+ */
+@Injectable()
+export class BlinkCatalogue {
+  private readonly byName = new Map<string, Blink>();
+
+  constructor(
+    registry: ActionRegistry,
+    private readonly documents: MiniAppDocuments,
+  ) {
+    for (const action of registry.actions()) {
+      const name = blinkName(action.path);
+      const taken = this.byName.get(name);
+      if (taken) {
+        throw new Error(
+          `Actions ${taken.action.path} and ${action.path} would both be the blink ${blinkPath(name)}: rename one path's last segment`,
+        );
+      }
+      this.byName.set(name, blink(name, action));
+    }
+  }
+
+  find(name: string): Blink | undefined {
+    return this.byName.get(name);
+  }
+
+  all(): Blink[] {
+    return [...this.byName.values()];
+  }
+
+  /** CAIP-2 ids of every chain a blink acts on, for answers that are about no single one. */
+  blockchainIds(): string[] {
+    return [...new Set(this.all().flatMap((b) => b.blockchainIds))];
+  }
+
+  /** `GET /api/blinks/<name>`: the spec's ActionGetResponse, its icon on the public base URL. */
+  get(blink: Blink, baseUrl: string): ActionGetResponse {
+    const document = this.documents.action(blink.action.path, baseUrl);
+    const { label } = blink.action;
+    return {
+      type: 'action',
+      icon: document?.icon ?? '',
+      title: label,
+      description: blink.action.description ?? document?.description ?? label,
+      label,
+      ...(blink.problem !== undefined
+        ? { disabled: true, error: { message: blink.problem } }
+        : { links: { actions: blink.linked ? [blink.linked] : [] } }),
+    };
+  }
+
+  /** `GET /actions.json`: each action's own path, and the blinks' paths, map to its blink. */
+  actionsJson(): ActionsJson {
+    return {
+      rules: [
+        ...this.all().map((b) => ({ pathPattern: b.action.path, apiPath: blinkPath(b.name) })),
+        { pathPattern: `${BLINKS_ROUTE}/**`, apiPath: `${BLINKS_ROUTE}/**` },
+      ],
+    };
+  }
+}
+
+function blink(name: string, action: DynamicAction): Blink {
+  const blockchainIds = declaredChains(action).map(caip2);
+  const mapped = blinkParameters(action.params ?? []);
+  if ('problem' in mapped) {
+    return { name, action, blockchainIds, href: blinkPath(name), problem: mapped.problem };
+  }
+  const { parameters } = mapped;
+  const query = parameters.map((p) => `${p.name}={${p.name}}`).join('&');
+  const href = query === '' ? blinkPath(name) : `${blinkPath(name)}?${query}`;
+  const linked: LinkedAction = {
+    type: action.responseType === 'data' ? 'post' : 'transaction',
+    href,
+    label: action.label,
+    ...(parameters.length > 0 && { parameters }),
+  };
+  return { name, action, blockchainIds, href, linked };
+}

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { InProcessCalls } from '../kit/in-process-call';
+
+/** What the service answered a request it made to itself. */
+export interface Dispatched {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: Record<string, unknown>;
+}
+
+/** Headers of the inner answer a blink answer passes on: its rate-limit state and intent. */
+export const PASSED_HEADERS = [
+  'retry-after',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-action-intent',
+] as const;
+
+/**
+ * Runs a blink's request through the action's own route, in-process (Fastify's inject): the
+ * same rate limits (the client's IP; the user named by `account`), validation, handler,
+ * builder and simulation, and the same intent recording as the Sherry route. Nothing of that
+ * pipeline is repeated here; only the request's shape differs. The host and request id are
+ * the client's, so the host check and the logs see one request; it has no Origin, and is marked
+ * as the service's own (InProcessCalls) so that STRICT_ORIGIN does not refuse it.
+ */
+@Injectable()
+export class BlinkDispatch {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly inProcess: InProcessCalls,
+  ) {}
+
+  async post(
+    req: FastifyRequest,
+    url: string,
+    payload: object,
+    user?: string,
+  ): Promise<Dispatched> {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    const response = await fastify.inject({
+      method: 'POST',
+      url,
+      remoteAddress: req.ip,
+      headers: {
+        'content-type': 'application/json',
+        'x-request-id': req.id,
+        ...this.inProcess.headers(),
+        ...(req.headers.host !== undefined && { host: req.headers.host }),
+        ...(user !== undefined && { 'x-user-address': user }),
+      },
+      payload: JSON.stringify(payload),
+    });
+    let body: unknown;
+    try {
+      body = response.json();
+    } catch {
+      body = {};
+    }
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {},
+    };
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * The Actions spec version the blinks follow, as X-Action-Version: @solana/actions-spec 2.4
+ * (Dialect's client compares major and minor with the version it supports).
+ */
+export const ACTION_VERSION = '2.4';
+
+/**
+ * Marks a route as a blink's (Fastify route config): the spec's headers apply to it, and its
+ * CORS is the spec's, any origin (@fastify/cors merges a route's `cors` over the service's rules;
+ * the origin guard never sees these routes, which are no action and not guarded).
+ */
+export const BLINK_ROUTE_CONFIG = {
+  blink: true,
+  cors: {
+    origin: '*',
+    // The headers the spec asks a blink's preflight to allow, and the service's request id.
+    allowedHeaders: 'Content-Type, Authorization, Content-Encoding, Accept-Encoding, x-request-id',
+  },
+} as const;
+
+export const BLINK_EXPOSED_HEADERS = ['X-Action-Version', 'X-Blockchain-Ids'];

@@ -1,0 +1,165 @@
+import { Injectable } from '@nestjs/common';
+import type {
+  OperationObject,
+  ParameterObject,
+  PathsObject,
+  ResponseObject,
+  SchemaObject,
+  TagObject,
+} from '@nestjs/swagger';
+import { asSchema, type JsonSchema, ref } from '../publishing/openapi/json-schema';
+import { OpenApiExtension } from '../publishing/openapi/openapi-extension';
+import { BlinkCatalogue, BLINKS_ROUTE } from './blink-catalogue';
+import { ACTION_VERSION } from './blink-headers';
+
+const TAG = 'Blinks';
+const json = (description: string, schema: JsonSchema): ResponseObject => ({
+  description,
+  content: { 'application/json': { schema: asSchema(schema) } },
+  headers: {
+    'X-Action-Version': { schema: { type: 'string', example: ACTION_VERSION } },
+    'X-Blockchain-Ids': { schema: { type: 'string', example: 'eip155:43113' } },
+  },
+});
+const ERRORS: OperationObject['responses'] = {
+  400: json('A malformed account, signature, body or value', ref('BlinkError')),
+  404: json('No action is served as this blink', ref('BlinkError')),
+  422: json(
+    'The action cannot run as a blink (a file parameter), or a hash is not its transaction',
+    ref('BlinkError'),
+  ),
+  429: json('A rate limit of the action is reached (see Retry-After)', ref('BlinkError')),
+  503: json('A service the action needs is out', ref('BlinkError')),
+};
+const path = (name: string, description: string, pattern?: string): ParameterObject => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: pattern === undefined ? { type: 'string' } : { type: 'string', pattern },
+});
+const account = (signature: boolean): OperationObject['requestBody'] => ({
+  required: true,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: signature ? ['account', 'signature'] : ['account'],
+        properties: {
+          account: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+          ...(signature
+            ? { signature: { type: 'string', description: 'The mined transaction’s hash' } }
+            : { data: { type: 'object', description: 'Parameter values not in the href' } }),
+        },
+      },
+    },
+  },
+});
+
+/** The blinks' routes in the OpenAPI document (src/publishing assembles it). */
+@Injectable()
+export class BlinkOpenApi extends OpenApiExtension {
+  readonly tag: TagObject = {
+    name: TAG,
+    description: `Every action as a blink: the Solana Actions spec ${ACTION_VERSION} on EVM chains (docs/blinks.md)`,
+  };
+
+  constructor(private readonly catalogue: BlinkCatalogue) {
+    super();
+  }
+
+  paths(): PathsObject {
+    const name = {
+      ...path('name', 'The last segment of the action’s path'),
+      schema: { enum: this.catalogue.all().map((b) => b.name) },
+    };
+    const intent = path('intent', 'The X-Action-Intent of the transaction', '^[A-Za-z0-9_-]{32}$');
+    const op = (
+      operationId: string,
+      summary: string,
+      extra: Partial<OperationObject>,
+    ): OperationObject => ({ operationId, summary, tags: [TAG], responses: {}, ...extra });
+    const chained = (step: string): OperationObject =>
+      op(
+        `blinks.${step}`,
+        `After a transaction is mined: the wallet's hash, and what comes ${step === 'next' ? 'next' : 'of it'}`,
+        {
+          parameters: [name, intent],
+          requestBody: account(true),
+          responses: {
+            200: json('The next action, or `completed` with the outcome', ref('BlinkAction')),
+            ...ERRORS,
+          },
+        },
+      );
+    return {
+      '/actions.json': {
+        get: op('blinks.actionsJson', 'Which paths are blinks (the spec’s actions.json)', {
+          responses: { 200: json('The rules', { type: 'object', required: ['rules'] }) },
+        }),
+      },
+      [`${BLINKS_ROUTE}/{name}`]: {
+        get: op('blinks.get', 'An action as a blink (ActionGetResponse)', {
+          parameters: [name],
+          responses: { 200: json('The blink', ref('BlinkAction')), 404: ERRORS[404] },
+        }),
+        post: op(
+          'blinks.post',
+          'Runs the action for `account`: its transaction, or a data action’s result',
+          {
+            parameters: [name],
+            requestBody: account(false),
+            responses: {
+              200: json('A `transaction` (or `post`) answer', ref('BlinkPostResponse')),
+              ...ERRORS,
+            },
+          },
+        ),
+      },
+      [`${BLINKS_ROUTE}/{name}/next/{intent}`]: { post: chained('next') },
+      [`${BLINKS_ROUTE}/{name}/completed/{intent}`]: { post: chained('completed') },
+    };
+  }
+
+  schemas(): Record<string, SchemaObject> {
+    return Object.fromEntries(
+      Object.entries(SCHEMAS).map(([name, schema]) => [name, asSchema(schema)]),
+    );
+  }
+}
+
+/** The spec's shapes, as far as a client of this service meets them. */
+const SCHEMAS: Record<string, JsonSchema> = {
+  BlinkError: {
+    type: 'object',
+    required: ['message'],
+    properties: { message: { type: 'string' } },
+  },
+  BlinkAction: {
+    type: 'object',
+    required: ['type', 'icon', 'title', 'description', 'label'],
+    properties: {
+      type: { enum: ['action', 'completed'] },
+      icon: { type: 'string', format: 'uri' },
+      title: { type: 'string' },
+      description: { type: 'string' },
+      label: { type: 'string' },
+      disabled: { type: 'boolean' },
+      error: ref('BlinkError'),
+      links: {
+        type: 'object',
+        properties: { actions: { type: 'array', items: { type: 'object' } } },
+      },
+    },
+  },
+  BlinkPostResponse: {
+    type: 'object',
+    required: ['type'],
+    properties: {
+      type: { enum: ['transaction', 'post'] },
+      transaction: { type: 'string', description: 'The serialized transaction to sign' },
+      message: { type: 'string' },
+      links: { type: 'object', properties: { next: { type: 'object' } } },
+    },
+  },
+};
