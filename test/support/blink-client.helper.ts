@@ -23,8 +23,11 @@ import { signAndSend } from '../../src/testing/wallet';
 jest.spyOn(console, 'warn').mockImplementationOnce(() => undefined);
 setProxyUrl('');
 
+/** One click of a blink as Dialect's client makes it: the POST's answer, what landed, what comes next. */
 export interface BlinkStep {
+  /** The action's POST answer (a transaction, or a post/completed step). */
   response: ActionPostResponse;
+  /** The receipt of the signed transaction, when the answer was one. */
   receipt?: TransactionReceipt;
   /** The blink the client shows next (links.next), or null when the chain ends. */
   next: BlinkInstance | null;
