@@ -195,8 +195,10 @@ describe('npm run check against a broken deployment', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
+  // The deadline only has to be missed by the route that never answers: 8 s leaves the answering
+  // routes room on a loaded machine (300 ms did not: a busy CI's first request missed it).
   it('fails, naming each cause in its row', async () => {
-    const { code, stdout } = await check(base, '--max-ms', '300');
+    const { code, stdout } = await check(base, '--max-ms', '8000');
     const failures = rowsOf(stdout)
       .filter(([, , result]) => result === 'FAIL')
       .map(([what, target, , detail]) => `${what} | ${target} | ${detail}`);
@@ -211,9 +213,9 @@ describe('npm run check against a broken deployment', () => {
       expect.stringMatching(
         /^CORS preflight \| OPTIONS \/api\/slow \| access-control-allow-headers lacks x-user-address, x-wallet-address/,
       ),
-      'sample 1 | POST /api/slow | no answer within 300 ms',
+      'sample 1 | POST /api/slow | no answer within 8000 ms',
     ]);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('npm run check usage', () => {
