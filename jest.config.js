@@ -13,10 +13,12 @@ const base = {
     // light-my-request): compiled to CommonJS as they load (test/support/esm-transform.js).
     '/node_modules/@nestjs/([^/]+|platform-fastify/node_modules/cookie)/.+\\.js$':
       '<rootDir>/../test/support/esm-transform.js',
+    // jose 6 (session tokens, src/auth) ships ES modules only as well.
+    '/node_modules/jose/.+\\.js$': '<rootDir>/../test/support/esm-transform.js',
   },
   // Transformed: the files of these packages; a package nested under one is not, unless named.
   transformIgnorePatterns: [
-    '/node_modules/(?!(?:@fastify/static/node_modules/)?(?:cockatiel|content-disposition)/|@nestjs/(?!cli/|schematics/)|(?<=@nestjs/platform-fastify/node_modules/)cookie/)',
+    '/node_modules/(?!(?:@fastify/static/node_modules/)?(?:cockatiel|content-disposition)/|@nestjs/(?!cli/|schematics/)|(?<=@nestjs/platform-fastify/node_modules/)cookie/|jose/)',
   ],
   testEnvironment: 'node',
 };
