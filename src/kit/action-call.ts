@@ -30,10 +30,10 @@ type Carrier = FastifyRequest & { [ACTION_CALL_PROPERTY]?: ActionCall | false | 
  *
  *   origin (403) → rate limits (429; the IP limit counted before the body is parsed, with the
  *   session token checked first so a verified user is counted as such) → upload (the head's
- *   chain and user 400, uploads per client 429, in flight 503, body 413) → context (400: body
- *   shape, user, chains) → chain served (400 UNSUPPORTED_CHAIN) → session (401 a refused token or
- *   a `user: 'verified'` action without one, 403 a claimed user other than the verified one)
- *   → params (400) → handler → envelope
+ *   chain and user 400, uploads per client 429, in flight 503, body 413) → a token that proves
+ *   nothing (401) → context (400: body shape, user, chains) → chain served (400
+ *   UNSUPPORTED_CHAIN) → session (401 a `user: 'verified'` action without one, 403 a claimed user
+ *   other than the verified one) → params (400) → handler → envelope
  *
  * The declaration is looked up once; the body, query and headers are read once, after the upload
  * step has put a multipart body's fields and files in (never by rewriting `req.body`); the params

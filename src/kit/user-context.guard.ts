@@ -7,13 +7,15 @@ import { ActionCall } from './action-call';
 import { ChainGuard } from './chain.guard';
 import { UploadBodyGuard } from './upload-body.guard';
 import { checkSession, SessionVerifier } from './verified-user';
-import { refuseUnverified } from './verified-user.refusals';
+import { refuseInvalidToken, refuseUnverified } from './verified-user.refusals';
 
 /**
  * The request's context, after the origin check and the rate limits: an upload's body is read
- * (UploadBodyGuard), then the body shape, user address and chains (a malformed one is a 400),
- * anonymous calls to actions that need the user are refused, the chains must be served
- * (ChainGuard), then the session token (verified-user.refusals.ts: 401 and 403). One global guard runs
+ * (UploadBodyGuard), then a session token that proves nothing (401), the body shape, user
+ * address and chains (a malformed one is a 400), anonymous calls to actions that need the user
+ * are refused, the chains must be served (ChainGuard), then the session's demands: a verified
+ * user where declared (401) and the claimed user being the verified one (403); see
+ * verified-user.refusals.ts. One global guard runs
  * the steps in that order: each global guard costs every request of every action a turn of
  * Nest's guard loop.
  */
@@ -38,6 +40,8 @@ export class UserContextGuard implements CanActivate {
   }
 
   private check(call: ActionCall, context: ExecutionContext): boolean {
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    refuseInvalidToken(call, reply);
     if (call.declaration.requiresUser && !call.context.userAddress) {
       throw new ActionException(HttpStatus.BAD_REQUEST, 'x-user-address header is required', {
         message: 'Connect a wallet to run this action',
@@ -48,7 +52,7 @@ export class UserContextGuard implements CanActivate {
     // The chains before the session: a request for a chain the action does not serve is a 400
     // whoever sends it.
     this.chain.canActivate(context);
-    refuseUnverified(call, context.switchToHttp().getResponse<FastifyReply>());
+    refuseUnverified(call, reply);
     const level = call.userLevel;
     if (level) {
       noteUserLevel(call.req, level);

@@ -15,14 +15,15 @@ function challenge(reply: FastifyReply, error?: string): void {
 const SIGN_IN = `Sign in with Ethereum: GET ${NONCE_PATH}, then POST ${SIGN_IN_PATH}, and send the token as Authorization: Bearer <token>`;
 
 /**
- * The session step of the context guard, for every action:
+ * The session steps of the context guard, for every action (the first before anything else of
+ * the context, the second once the chains are known to be served):
  * - a bearer token that proves nothing (malformed, forged, expired, revoked, another audience) is
  *   a 401 `UNVERIFIED_USER` on any action: the caller meant to prove who it is and did not;
  * - an action declared `user: 'verified'` without a session is the same 401;
  * - a session whose address is not the one the request claims is a 403 `USER_MISMATCH`.
  * A store of sessions that cannot answer is a 503, never a 500 nor a pass.
  */
-export function refuseUnverified(call: ActionCall, reply: FastifyReply): void {
+export function refuseInvalidToken(call: ActionCall, reply: FastifyReply): void {
   const check = sessionChecks.of(call.req.raw);
   if (check && 'refused' in check) {
     if (check.unavailable) {
@@ -39,6 +40,10 @@ export function refuseUnverified(call: ActionCall, reply: FastifyReply): void {
       details: check.refused,
     });
   }
+}
+
+/** The declaration's demand (`user: 'verified'`) and the claimed user against the verified one. */
+export function refuseUnverified(call: ActionCall, reply: FastifyReply): void {
   const verified = call.verified;
   if (!verified) {
     if (call.declaration.user !== 'verified') return;
