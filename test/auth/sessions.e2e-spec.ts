@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SignJWT } from 'jose';
-import { type HDAccount, parseUnits } from 'viem';
+import type { HDAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { MyTransactionsModule } from '../../src/actions/my-transactions/my-transactions.module';
 import { SendTokenModule } from '../../src/actions/send-token/send-token.module';
@@ -17,7 +17,6 @@ const MINE = '/api/my-transactions';
 
 /** Forges a token with this suite's secret (or another), for the claims it is given. */
 async function forge(claims: Record<string, unknown>, secret = SECRET): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ chain_id: 43113, ...claims })
     .setProtectedHeader({ alg: 'HS256' })
     .sign(new TextEncoder().encode(secret));
@@ -155,7 +154,7 @@ describe('Verified users: sessions on actions', () => {
       exp: now() + 600,
     });
     const cases: [string, () => Promise<string>][] = [
-      ['alg: none', async () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64(valid())}.`],
+      ['alg: none', () => Promise.resolve(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(valid())}.`)],
       ['another key', () => forge(valid(), 'another secret of at least thirty-two bytes!')],
       ['another audience', () => forge({ ...valid(), aud: 'https://other.example' })],
       ['another issuer', () => forge({ ...valid(), iss: 'someone-else' })],
@@ -165,10 +164,13 @@ describe('Verified users: sessions on actions', () => {
         () => forge({ ...valid(), iat: now() + 3600, exp: now() + 7200 }),
       ],
       ['no subject address', () => forge({ ...valid(), sub: 'alice' })],
-      ['garbage', async () => 'not.a.token'],
+      ['garbage', () => Promise.resolve('not.a.token')],
       [
         'a tampered payload',
-        async () => aliceToken.replace(/\.[^.]+\./, `.${b64({ ...valid(), sub: bob.address })}.`),
+        () =>
+          Promise.resolve(
+            aliceToken.replace(/\.[^.]+\./, `.${b64({ ...valid(), sub: bob.address })}.`),
+          ),
       ],
     ];
     it.each(cases)('%s', async (_, make) => {
