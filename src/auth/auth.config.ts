@@ -55,7 +55,10 @@ class AuthEnv {
   })
   AUTH_DOMAINS?: string;
 
-  /** Nonces and revoked sessions kept in process memory (no REDIS_URL); the oldest go first. */
+  /**
+   * Nonces kept in process memory (no REDIS_URL), the oldest dropped first; as many revoked
+   * sessions, which are never dropped early (a full deny-list answers logout 503).
+   */
   @IsOptional()
   @Transform(toInt)
   @IsInt()

@@ -85,7 +85,8 @@ export class ActionCall implements ActionRequest {
 
   /** The user a valid session token proved (src/auth), once the session step checked it. */
   get verified(): VerifiedUser | undefined {
-    return sessionChecks.user(this.req.raw);
+    // `raw` is Node's request; a unit spec's stand-in may have none.
+    return this.req.raw ? sessionChecks.user(this.req.raw) : undefined;
   }
 
   /** How sure the service is of the user: undefined when the request names none. */

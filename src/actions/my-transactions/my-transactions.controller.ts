@@ -6,8 +6,7 @@ import {
   type ContextOf,
   RunAction,
 } from '../../kit';
-import { IntentsService } from '../../outcomes/intents.service';
-import { type IntentView, view } from '../../outcomes/transactions.controller';
+import { IntentsService, type IntentView, intentView } from '../../outcomes';
 import { myTransactionsAction, MyTransactionsParams } from './my-transactions.action';
 
 const DEFAULT_LIMIT = 10;
@@ -23,7 +22,7 @@ export class MyTransactionsController {
     @ActionContext() { userAddress }: ContextOf<typeof myTransactionsAction>,
   ): Promise<ActionResult<{ address: string; transactions: IntentView[] }>> {
     const recent = await this.intents.recentOf(userAddress, limit ?? DEFAULT_LIMIT);
-    const transactions = recent.map(view);
+    const transactions = recent.map(intentView);
     return {
       data: { address: userAddress, transactions },
       message:
