@@ -13,3 +13,15 @@ export async function sessionToken(
   const tokens = app.get(SessionTokens, { strict: false });
   return (await tokens.issue(address as `0x${string}`, chainId)).token;
 }
+
+/**
+ * The `Authorization` header of a session of the app for `address` (by default the user the
+ * conformance kit acts as): what a spec of a `user: 'verified'` action sends with its calls.
+ */
+export async function sessionHeaders(
+  app: NestFastifyApplication,
+  address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  chainId = 43113,
+): Promise<{ authorization: string }> {
+  return { authorization: `Bearer ${await sessionToken(app, address, chainId)}` };
+}
