@@ -1,5 +1,5 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import { type Address, type Hex, isHex } from 'viem';
+import { type Address, getAddress, type Hex, isHex } from 'viem';
 import { parseSiweMessage, type SiweMessage, validateSiweMessage } from 'viem/siwe';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { permanentBaseUrl, type RequestOrigin } from '../config/published-base-url';
@@ -81,7 +81,7 @@ export class SiweVerifier {
     if (!valid) throw refused(`the signature is not ${address}'s`);
     if (!(await this.store.consumeNonce(nonce)))
       throw refused('the nonce is unknown, used or expired');
-    return { address, chainId };
+    return { address: getAddress(address), chainId };
   }
 
   /**
