@@ -40,12 +40,15 @@ export abstract class SessionVerifier {
   abstract check(req: FastifyRequest): Promise<SessionCheck>;
 }
 
-/** The bearer token a request carries: undefined without an `Authorization: Bearer` header. */
+/**
+ * The bearer token a request carries: undefined without an `Authorization: Bearer` header (another
+ * scheme, a gateway's Basic for instance, is not ours to judge); `''` for a Bearer without one.
+ */
 export function bearerToken(req: FastifyRequest): string | undefined {
   const header = req.headers.authorization;
-  if (typeof header !== 'string') return undefined;
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  return match ? match[1] : header.trim() === '' ? undefined : '';
+  if (typeof header !== 'string' || !/^Bearer(\s|$)/i.test(header)) return undefined;
+  const match = /^Bearer +(\S+)\s*$/i.exec(header);
+  return match ? match[1] : '';
 }
 
 /**
@@ -78,7 +81,7 @@ export function checkSession(
   verifier: SessionVerifier | undefined,
 ): Promise<void> | undefined {
   if (sessionChecks.of(req.raw) !== undefined) return undefined;
-  if (!verifier || req.headers.authorization === undefined) {
+  if (!verifier || bearerToken(req) === undefined) {
     sessionChecks.keep(req.raw, null);
     return undefined;
   }
