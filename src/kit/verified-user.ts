@@ -52,8 +52,8 @@ export function bearerToken(req: FastifyRequest): string | undefined {
 }
 
 /**
- * The check of a request, kept on Node's request (checked once, before the rate limits count it):
- * undefined while nobody looked.
+ * The check of a request with a bearer token, kept on Node's request (checked once, before the
+ * rate limits count it): undefined while nobody looked, and for a request without a token.
  */
 const CHECKED = Symbol('sessionChecked');
 type Checked = IncomingMessage & { [CHECKED]?: SessionCheck };
@@ -80,11 +80,10 @@ export function checkSession(
   req: FastifyRequest,
   verifier: SessionVerifier | undefined,
 ): Promise<void> | undefined {
+  // Without a token nothing is kept: most requests carry none, and a property written on each
+  // would cost every request of every action (asking again is a header read).
+  if (!verifier || bearerToken(req) === undefined) return undefined;
   if (sessionChecks.of(req.raw) !== undefined) return undefined;
-  if (!verifier || bearerToken(req) === undefined) {
-    sessionChecks.keep(req.raw, null);
-    return undefined;
-  }
   return verifier.check(req).then(
     (check) => sessionChecks.keep(req.raw, check),
     // A deny-list that cannot answer proves nothing: the guard answers 503, never a 500.
