@@ -13,12 +13,13 @@ const base = {
     // light-my-request): compiled to CommonJS as they load (test/support/esm-transform.js).
     '/node_modules/@nestjs/([^/]+|platform-fastify/node_modules/cookie)/.+\\.js$':
       '<rootDir>/../test/support/esm-transform.js',
-    // nanoid 5, which Dialect's blink client (@dialectlabs/blinks-core, test/blinks) requires.
-    '/node_modules/nanoid/.+\\.js$': '<rootDir>/../test/support/esm-transform.js',
+    // nanoid 5, which Dialect's blink client (@dialectlabs/blinks-core, test/blinks) requires, and
+    // jose 6 (session tokens, src/auth): ES modules only as well.
+    '/node_modules/(nanoid|jose)/.+\\.js$': '<rootDir>/../test/support/esm-transform.js',
   },
   // Transformed: the files of these packages; a package nested under one is not, unless named.
   transformIgnorePatterns: [
-    '/node_modules/(?!(?:@fastify/static/node_modules/)?(?:cockatiel|content-disposition)/|@nestjs/(?!cli/|schematics/)|(?<=@nestjs/platform-fastify/node_modules/)cookie/|nanoid/)',
+    '/node_modules/(?!(?:@fastify/static/node_modules/)?(?:cockatiel|content-disposition)/|@nestjs/(?!cli/|schematics/)|(?<=@nestjs/platform-fastify/node_modules/)cookie/|nanoid/|jose/)',
   ],
   testEnvironment: 'node',
   // Nest's default console logger off: what a spec reads it spies on or records.

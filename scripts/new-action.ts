@@ -4,7 +4,7 @@ import { scaffold, ScaffoldError, type ScaffoldResult } from './scaffold/scaffol
 import type { ActionMode, ActionVariant } from './scaffold/templates';
 
 const USAGE =
-  'usage: npm run new:action -- <name> [--mode data|transaction] [--chain | --spend] [--mini-app <id>]';
+  'usage: npm run new:action -- <name> [--mode data|transaction] [--chain | --spend] [--verified] [--mini-app <id>]';
 const MODES: readonly ActionMode[] = ['data', 'transaction'];
 
 const VARIANTS: Record<ActionVariant, string> = {
@@ -55,6 +55,7 @@ async function main(): Promise<number> {
         'mini-app': { type: 'string' },
         chain: { type: 'boolean', default: false },
         spend: { type: 'boolean', default: false },
+        verified: { type: 'boolean', default: false },
       },
     });
   } catch (error) {
@@ -79,7 +80,14 @@ async function main(): Promise<number> {
   const variant: ActionVariant = values.chain ? 'chain' : values.spend ? 'spend' : 'plain';
   try {
     const root = join(__dirname, '..');
-    const result = await scaffold({ root, name, mode, variant, miniApp: values['mini-app'] });
+    const result = await scaffold({
+      root,
+      name,
+      mode,
+      variant,
+      miniApp: values['mini-app'],
+      verified: values.verified,
+    });
     console.log(report(result, mode, name, variant));
     return 0;
   } catch (error) {

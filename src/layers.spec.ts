@@ -14,6 +14,7 @@ export const LAYERS = [
   'outbound',
   'evm',
   'kit',
+  'auth',
   'follower',
   'outcomes',
   'publishing',

@@ -1,3 +1,4 @@
+import { asVerified } from './verified';
 import {
   copyFileSync,
   existsSync,
@@ -22,6 +23,8 @@ export interface ScaffoldOptions {
   variant?: ActionVariant;
   /** The mini-app to join, by id; by default one named after the action, created if missing. */
   miniApp?: string;
+  /** The action declares `user: 'verified'`; its e2e spec calls it signed in. */
+  verified?: boolean;
 }
 
 export interface ScaffoldResult {
@@ -143,6 +146,11 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
     );
   }
   const created = actionFiles(mode, { names, miniAppConstant: miniApp.constant }, variant);
+  if (options.verified && !asVerified(created, name)) {
+    throw new ScaffoldError(
+      '--verified does not fit this example: declare user: "verified" by hand',
+    );
+  }
 
   const all = { ...created, ...changes };
   const texts = await Promise.all(

@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import { BestSwapModule } from './best-swap/best-swap.module';
 import { CalculatorModule } from './calculator/calculator.module';
 import { MintNftModule } from './mint-nft/mint-nft.module';
+import { MyTransactionsModule } from './my-transactions/my-transactions.module';
 import { PortfolioModule } from './portfolio/portfolio.module';
 import { SendTokenModule } from './send-token/send-token.module';
 import { UserLookupModule } from './user-lookup/user-lookup.module';
@@ -16,4 +17,5 @@ export const ACTION_MODULES: readonly Type[] = [
   SendTokenModule,
   BestSwapModule,
   MintNftModule,
+  MyTransactionsModule,
 ];

@@ -29,9 +29,18 @@ export const COLLECTIBLES_MINI_APP = defineMiniApp({
   icon: 'collectibles.svg',
 });
 
+/** What the service knows of the signed-in user: their transactions (needs Sign-In with Ethereum). */
+export const ACCOUNT_MINI_APP = defineMiniApp({
+  id: 'account',
+  title: 'My account',
+  description: 'Sign in with your wallet and see the transactions prepared for you',
+  icon: 'account.svg',
+});
+
 /** Every mini-app the service hosts: a new one is declared above and listed here. */
 export const MINI_APPS: readonly MiniAppDeclaration[] = [
   TOOLS_MINI_APP,
   WALLET_MINI_APP,
   COLLECTIBLES_MINI_APP,
+  ACCOUNT_MINI_APP,
 ];

@@ -31,6 +31,11 @@ export interface ExecuteDynamicOptions {
   baseUrl: string;
   /** Wallet address of the user running the action. */
   userAddress?: string;
+  /**
+   * The session signIn gave: its token goes as `Authorization: Bearer` on the call, and the
+   * signed-in address is the user (`userAddress`, when sent, must be the same: else 403).
+   */
+  session?: { token: string };
   /** Chain the user runs the action from: an id or a name the platform knows (`'fuji'`), sent as is. */
   sourceChain?: number | string;
   /** Destination chain of a cross-chain action, sent as is like `sourceChain`. */

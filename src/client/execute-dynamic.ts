@@ -65,6 +65,11 @@ export function intentOf(result: DynamicActionResult): string | undefined {
   return typeof result === 'object' && result !== null ? intents.get(result) : undefined;
 }
 
+/** The session of signIn, as `Authorization: Bearer` (the service then knows the user is proven). */
+function bearer(options: ExecuteDynamicOptions): Record<string, string> {
+  return options.session ? { authorization: `Bearer ${options.session.token}` } : {};
+}
+
 function dataRequest(
   action: DynamicAction,
   values: ActionValues,
@@ -72,6 +77,7 @@ function dataRequest(
 ): PreparedRequest {
   const headers = withExtraHeaders(options.headers, {
     'content-type': 'application/json',
+    ...bearer(options),
     ...(options.userAddress !== undefined && { 'x-user-address': options.userAddress }),
     ...(options.sourceChain !== undefined && { 'x-source-chain': String(options.sourceChain) }),
     ...(options.destinationChain !== undefined && {
@@ -104,12 +110,13 @@ function transactionRequest(
   if (options.destinationChain !== undefined) {
     query.set('destinationChain', String(options.destinationChain));
   }
-  const headers = withExtraHeaders(
-    options.headers,
-    options.userAddress === undefined
-      ? {}
-      : { 'x-user-address': options.userAddress, 'x-wallet-address': options.userAddress },
-  );
+  const headers = withExtraHeaders(options.headers, {
+    ...bearer(options),
+    ...(options.userAddress !== undefined && {
+      'x-user-address': options.userAddress,
+      'x-wallet-address': options.userAddress,
+    }),
+  });
   const url = serviceUrl(options.baseUrl, action.path);
   const search = query.toString();
   return {

@@ -4,6 +4,14 @@
  */
 export { executeDynamic, intentOf } from './execute-dynamic';
 export { reportTransaction, transactionOutcome } from './report-transaction';
+export {
+  signIn,
+  siweMessageText,
+  type Session,
+  type SignInOptions,
+  type SignInResult,
+  type SignInWallet,
+} from './sign-in';
 export { isDataResponse, isTransactionError, isTransactionResponse } from './response-kinds';
 export type {
   ActionValues,

@@ -139,6 +139,12 @@ export interface ActionDeclaration<P extends object = object> {
   /** The action needs the acting user's address (400 when none is sent). */
   requiresUser?: boolean;
   /**
+   * `'verified'`: the user must prove the address with a session token (Sign-In with Ethereum,
+   * docs/verified-users.md); without one the action answers 401 `UNVERIFIED_USER`. The handler's
+   * `context.userAddress` is then the signed-in address.
+   */
+  user?: 'verified';
+  /**
    * The action calls outside the service (an HTTP API, an RPC node): with that service down, its
    * declared answer is a 5xx. The fuzz suite and the conformance checks read it from here.
    */

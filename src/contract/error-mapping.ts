@@ -15,6 +15,7 @@ export interface MappedError {
 
 const CODES: Record<number, string> = {
   400: 'VALIDATION_ERROR',
+  401: 'UNVERIFIED_USER',
   403: 'ORIGIN_NOT_ALLOWED',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',

@@ -11,6 +11,7 @@ import {
 } from './action-request';
 import { buildParams } from './params-builder';
 import type { MultipartBody } from './uploads/multipart-reader';
+import { sessionChecks, type UserLevel, type VerifiedUser } from './verified-user';
 
 const reflector = new Reflector();
 
@@ -27,10 +28,12 @@ type Carrier = FastifyRequest & { [ACTION_CALL_PROPERTY]?: ActionCall | false | 
  * every later one. The steps, each a global guard, interceptor or parameter decorator registered
  * by KitModule, run in the contract's order:
  *
- *   origin (403) → rate limits (429; the IP limit counted before the body is parsed) → upload
- *   (the head's chain and user 400, uploads per client 429, in flight 503, body 413) → context
- *   (400: body shape, user, chains) → chain served (400 UNSUPPORTED_CHAIN) → params (400)
- *   → handler → envelope
+ *   origin (403) → rate limits (429; the IP limit counted before the body is parsed, with the
+ *   session token checked first so a verified user is counted as such) → upload (the head's
+ *   chain and user 400, uploads per client 429, in flight 503, body 413) → a token that proves
+ *   nothing (401) → context (400: body shape, user, chains) → chain served (400
+ *   UNSUPPORTED_CHAIN) → session (401 a `user: 'verified'` action without one, 403 a claimed user
+ *   other than the verified one) → params (400) → handler → envelope
  *
  * The declaration is looked up once; the body, query and headers are read once, after the upload
  * step has put a multipart body's fields and files in (never by rewriting `req.body`); the params
@@ -80,12 +83,26 @@ export class ActionCall implements ActionRequest {
     return this.request().input(name, fromQuery);
   }
 
+  /** The user a valid session token proved (src/auth), once the session step checked it. */
+  get verified(): VerifiedUser | undefined {
+    // `raw` is Node's request; a unit spec's stand-in may have none.
+    return this.req.raw ? sessionChecks.user(this.req.raw) : undefined;
+  }
+
+  /** How sure the service is of the user: undefined when the request names none. */
+  get userLevel(): UserLevel | undefined {
+    if (this.verified) return 'siwe';
+    return this.context.userAddress ? 'claimed' : undefined;
+  }
+
   /**
-   * The user the rate limits count, from what arrived before the body, checksummed (case variants
-   * share a bucket): none when absent or malformed (the context step refuses it next; the IP
-   * limit has counted the request).
+   * The user the rate limits count: the verified address when a session proves one, else what
+   * arrived before the body, checksummed (case variants share a bucket): none when absent or
+   * malformed (the context step refuses it next; the IP limit has counted the request).
    */
   userForLimits(): string | undefined {
+    const verified = this.verified;
+    if (verified) return verified.address;
     try {
       return this.awaitsUpload
         ? readActionRequest(this.req).context.userAddress
@@ -101,8 +118,14 @@ export class ActionCall implements ActionRequest {
     return this.built;
   }
 
+  /** A valid session makes its address the user when the request claims none. */
   private request(): ActionRequest {
-    this.read ??= readActionRequest(this.req, this.upload);
+    if (!this.read) {
+      const read = readActionRequest(this.req, this.upload);
+      const verified = this.verified;
+      if (verified && !read.context.userAddress) read.context.userAddress = verified.address;
+      this.read = read;
+    }
     return this.read;
   }
 }

@@ -13,6 +13,7 @@ import { THROTTLE_CONFIG, type ThrottleConfig } from '../config/throttle.config'
 import { ActionException } from '../contract/action.exception';
 import { type GuardedRequest, guardedRequest, type GuardedRouteSpec } from './guarded-route';
 import { userBeforeBody } from './action-request';
+import { sessionChecks } from './verified-user';
 import { countsNow, countsTogether, type LimitCount } from './throttling/store-abilities';
 import { earlyCounts } from './throttling/early-counts';
 import { ActionMetrics } from '../telemetry/metrics/action-metrics';
@@ -142,7 +143,8 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
     const ip = limits.find((l) => l.name === 'ip');
     const store = this.storageService;
     const userLimit = countsTogether(store) ? limits.find((l) => l.name === 'user') : undefined;
-    const user = userLimit && userBeforeBody(req)?.user;
+    // A verified user (the session was checked just before) is counted whatever the headers say.
+    const user = userLimit && (sessionChecks.user(req.raw)?.address ?? userBeforeBody(req)?.user);
     const raw = req.raw;
     try {
       if (user && userLimit && countsTogether(store)) {

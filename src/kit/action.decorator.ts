@@ -12,21 +12,31 @@ export const ACTION_KEY = 'dynamic-action:declaration';
 
 /**
  * Typed identity: lets `<name>.action.ts` declare an action with its params class inferred, and
- * keeps `requiresUser: true` as a literal so `ContextOf<typeof action>` knows the user is there.
+ * keeps `requiresUser: true` and `user: 'verified'` as literals so `ContextOf<typeof action>`
+ * knows the user is there.
  */
-export function defineAction<P extends object, U extends boolean = false>(
-  declaration: ActionDeclaration<P> & { requiresUser?: U },
-): ActionDeclaration<P> & { requiresUser?: U } {
+export function defineAction<
+  P extends object,
+  U extends boolean = false,
+  V extends 'verified' | undefined = undefined,
+>(
+  declaration: Omit<ActionDeclaration<P>, 'user'> & { requiresUser?: U; user?: V },
+): Omit<ActionDeclaration<P>, 'user'> & { requiresUser?: U; user?: V } {
   return declaration;
 }
 
 /**
  * What `@ActionContext()` hands an action's handler: `UserContext` (the address typed as
- * present) when the declaration says `requiresUser: true`, as the user-context guard enforces.
+ * present) when the declaration says `requiresUser: true` or `user: 'verified'`, as the
+ * user-context guard enforces.
  */
 export type ContextOf<D extends ActionDeclaration> = D extends { requiresUser?: true }
   ? UserContext
-  : RequestContext;
+  : D extends { user?: infer V }
+    ? [V] extends ['verified']
+      ? UserContext
+      : RequestContext
+    : RequestContext;
 
 /** Makes a controller serve one declared action: the route is the declaration's path. */
 export function ActionController(declaration: ActionDeclaration): ClassDecorator {

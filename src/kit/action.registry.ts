@@ -65,6 +65,11 @@ export class ActionRegistry {
     return path === undefined ? undefined : this.byPath.get(path);
   }
 
+  /** Every declared action, as declared. */
+  declarations(): ActionDeclaration[] {
+    return [...this.byPath.values()];
+  }
+
   /** Every action as the contract publishes it. */
   actions(): DynamicAction[] {
     return this.published;

@@ -7,7 +7,7 @@ import {
   HttpAdapterHost,
 } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preParsingHookHandler } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
@@ -43,6 +43,25 @@ import { relabelMultipart } from './uploads/mislabelled-multipart';
 import { isUploadType } from './uploads/uploaded-file';
 import { getDeclaredParams } from './action-param.decorator';
 import { UserContextGuard } from './user-context.guard';
+import { checkSession, SessionVerifier } from './verified-user';
+
+/** The rest of the `preParsing` hook, once the session is checked. */
+type EarlyStep = (
+  declaration: ActionDeclaration,
+  ...hook: Parameters<preParsingHookHandler>
+) => void;
+
+/** A provider a layer above may bind (src/auth's SessionVerifier); undefined when none does. */
+function optional<T>(
+  app: NestFastifyApplication,
+  token: abstract new (...args: never[]) => T,
+): T | undefined {
+  try {
+    return app.get(token, { strict: false });
+  } catch {
+    return undefined;
+  }
+}
 
 const declaresUploads = (declaration: ActionDeclaration): boolean =>
   getDeclaredParams(declaration.params).some((param) => isUploadType(param.type));
@@ -75,9 +94,16 @@ export class KitModule implements OnModuleInit {
     const inProcess = app.get(InProcessCalls);
     // With callbacks, not async: an in-memory count and most requests make no promise here.
     const uploading = new WeakMap<ActionDeclaration, boolean>();
+    const sessions = optional(app, SessionVerifier);
     fastify.addHook('preParsing', (req, reply, payload, done) => {
       const declaration = req.method === 'POST' ? registry.find(req.routeOptions.url) : undefined;
       if (!declaration) return done(null, payload);
+      // The session token first: a verified user is who the user limit counts.
+      const session = checkSession(req, sessions);
+      if (session) return void session.then(() => early(declaration, req, reply, payload, done));
+      early(declaration, req, reply, payload, done);
+    });
+    const early: EarlyStep = (declaration, req, reply, payload, done) => {
       // A refused origin is answered 403 by its guard, before any limit counts it.
       const counting =
         originAllowed(appConfig, req.headers.origin, origins) || inProcess.is(req)
@@ -98,7 +124,7 @@ export class KitModule implements OnModuleInit {
         closeUnlessUploadRead(req.raw, reply.raw);
       };
       relabel().then(() => done(null, payload), done);
-    });
+    };
     return (req) => (isUpload(req) ? uploads.maxBytes : undefined);
   }
 

@@ -15,3 +15,4 @@ export {
 export { OutcomesModule } from './outcomes.module';
 export { INTENT_HEADER } from './intent-recorder';
 export { IntentsService } from './intents.service';
+export { type IntentView, view as intentView } from './transactions.controller';

@@ -76,6 +76,7 @@ function intentOf(call: ActionCall, answer: ExecutionResponse): TransactionInten
     action: call.declaration.path,
     chainId: answer.chainId,
     user: getAddress(user),
+    userLevel: call.verified ? 'siwe' : 'claimed',
     to: getAddress(tx.to),
     data: (tx.data ?? '0x').toLowerCase() as Hex,
     value: (tx.value ?? 0n).toString(),

@@ -13,10 +13,10 @@ export type Created =
   | { created: true; overflow: string[] };
 
 /**
- * Where intents live (Redis when REDIS_URL is set, else process memory), with three indexes kept
+ * Where intents live (Redis when REDIS_URL is set, else process memory), with four indexes kept
  * in step by every write: the expiry schedule of open intents, the open intents of each user on
- * each chain (what a block's senders are matched against), and the intents seen in each block
- * (for the confirmation depth and for reorgs). Every change is a compare-and-set against the
+ * each chain (what a block's senders are matched against), the intents seen in each block
+ * (for the confirmation depth and for reorgs), and each user's recent intents (for their listing). Every change is a compare-and-set against the
  * version read, so two replicas (or a report racing the follower) can never both move one intent.
  */
 export interface IntentStore {
@@ -33,6 +33,11 @@ export interface IntentStore {
   forget(id: string): Promise<void>;
   /** Marks `key` (an intent and a status) as handled: true the first time only, across replicas. */
   claimOnce(key: string): Promise<boolean>;
+  /**
+   * A user's most recent intents on every chain, open or settled, newest first: at most `limit`,
+   * of the RECENT_PER_USER the index keeps (what a verified user's listing reads).
+   */
+  recentOf(user: string, limit: number): Promise<StoredIntent[]>;
   /** The open intents of these users on a chain, in one lookup (users lower-case). */
   openOf(chainId: number, users: readonly string[]): Promise<StoredIntent[]>;
   /** The intents seen in a block at or above `from` on a chain, settled or not. */
@@ -65,6 +70,9 @@ export const readIntent = (version: string): StoredIntent => ({
 
 export const isOpen = (intent: TransactionIntent): boolean =>
   intent.status === 'answered' || intent.status === 'submitted';
+
+/** Intents the per-user index of recent ones keeps for each user; older ones leave it. */
+export const RECENT_PER_USER = 100;
 
 /** The user index's member key: a chain and a lower-case address. */
 export const userKey = (chainId: number, user: string): string =>

@@ -51,6 +51,11 @@ export class IntentsService {
     return true;
   }
 
+  /** A user's most recent intents on every chain, newest first, at most `limit`. */
+  async recentOf(user: string, limit: number): Promise<TransactionIntent[]> {
+    return (await this.store.recentOf(user, limit)).map((stored) => stored.intent);
+  }
+
   /** The intent, or a 404 in the envelope. */
   async read(id: string): Promise<TransactionIntent> {
     return (await this.find(id)).intent;

@@ -1,7 +1,9 @@
 import { describeIntentStore, storedIntent } from '../testing/intent-store.contract';
 import { MemoryIntentStore } from './memory-intent.store';
 
-describeIntentStore('MemoryIntentStore', () => Promise.resolve(new MemoryIntentStore(10, 60_000)));
+describeIntentStore('MemoryIntentStore', () =>
+  Promise.resolve(new MemoryIntentStore(1_000, 60_000)),
+);
 
 describe('MemoryIntentStore', () => {
   it('keeps at most its maximum, dropping the evicted intents from every index', async () => {
@@ -12,5 +14,7 @@ describe('MemoryIntentStore', () => {
     expect((await store.claimDue(200, 300, 10)).map((d) => d.id)).toEqual(['b', 'c']);
     const open = await store.openOf(43113, ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266']);
     expect(open.map((s) => s.intent.id)).toEqual(['b', 'c']);
+    const recent = await store.recentOf('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', 10);
+    expect(recent.map((s) => s.intent.id)).toEqual(['c', 'b']);
   });
 });

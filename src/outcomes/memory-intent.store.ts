@@ -7,6 +7,7 @@ import {
   isOpen,
   type OpenLimits,
   readIntent,
+  RECENT_PER_USER,
   serializeIntent,
   type StoredIntent,
   userKey,
@@ -21,6 +22,8 @@ export class MemoryIntentStore implements IntentStore {
   private readonly due = new Map<string, number>();
   /** Open intent ids by chain and user, oldest first (a Set keeps insertion order). */
   private readonly open = new Map<string, Set<string>>();
+  /** Each user's most recent intent ids (lower-case address), oldest first. */
+  private readonly recent = new Map<string, string[]>();
   /** Seen intents by chain: id → block. */
   private readonly seen = new Map<number, Map<string, bigint>>();
   private readonly claims: LRUCache<string, true>;
@@ -40,6 +43,11 @@ export class MemoryIntentStore implements IntentStore {
     if (this.due.size >= limits.total) return Promise.resolve({ created: false });
     this.intents.set(intent.id, serializeIntent(intent));
     this.index(intent, dueAt);
+    const user = intent.user.toLowerCase();
+    const recent = this.recent.get(user) ?? [];
+    recent.push(intent.id);
+    if (recent.length > RECENT_PER_USER) recent.shift();
+    this.recent.set(user, recent);
     const mine = [...(this.open.get(userKey(intent.chainId, intent.user)) ?? [])];
     return Promise.resolve({ created: true, overflow: mine.slice(0, -limits.perUser) });
   }
@@ -76,6 +84,11 @@ export class MemoryIntentStore implements IntentStore {
     if (this.claims.has(key)) return Promise.resolve(false);
     this.claims.set(key, true);
     return Promise.resolve(true);
+  }
+
+  recentOf(user: string, limit: number): Promise<StoredIntent[]> {
+    const ids = [...(this.recent.get(user.toLowerCase()) ?? [])].reverse();
+    return this.read(ids.slice(0, limit));
   }
 
   openOf(chainId: number, users: readonly string[]): Promise<StoredIntent[]> {
@@ -130,6 +143,11 @@ export class MemoryIntentStore implements IntentStore {
 
   private unindex(intent: TransactionIntent, id: string): void {
     this.due.delete(id);
+    const user = intent.user.toLowerCase();
+    const recent = this.recent.get(user);
+    const at = recent?.indexOf(id) ?? -1;
+    if (at >= 0) recent!.splice(at, 1);
+    if (recent?.length === 0) this.recent.delete(user);
     this.unindexOpen(intent);
     this.seen.get(intent.chainId)?.delete(id);
   }

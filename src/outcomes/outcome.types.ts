@@ -33,8 +33,10 @@ export interface TransactionIntent {
   /** The action's path, e.g. `/api/send-token`. */
   action: string;
   chainId: number;
-  /** The user address the request claimed (`x-user-address`), checksummed. */
+  /** The user address: the signed-in one, else the one the request claimed; checksummed. */
   user: `0x${string}`;
+  /** How sure the service was of `user`: `siwe` (a session), `claimed` (a header or the body). */
+  userLevel?: 'claimed' | 'siwe';
   to: `0x${string}`;
   data: `0x${string}`;
   /** Wei, as a decimal string. */

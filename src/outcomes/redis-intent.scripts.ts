@@ -4,13 +4,19 @@
  * are built from ARGV[1], the prefix itself.
  */
 
-/** KEYS: intent, schedule, user's open set. Refused (nil) at the total bound of open intents. */
+/**
+ * KEYS: intent, schedule, user's open set, user's recent set (newest ARGV[8] kept). Refused (nil)
+ * at the total bound of open intents.
+ */
 export const CREATE = `
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[7]) then return false end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
 redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4])
 redis.call('PEXPIRE', KEYS[3], ARGV[2])
+redis.call('ZADD', KEYS[4], ARGV[5], ARGV[4])
+redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -tonumber(ARGV[8]) - 1)
+redis.call('PEXPIRE', KEYS[4], ARGV[2])
 local excess = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[6])
 if excess > 0 then return redis.call('ZRANGE', KEYS[3], 0, excess - 1) end
 return {}`;
@@ -44,6 +50,15 @@ for i = 1, #KEYS do
     local v = redis.call('GET', ARGV[1] .. 'intent:' .. id)
     if v then out[#out + 1] = v else redis.call('ZREM', KEYS[i], id) end
   end
+end
+return out`;
+
+/** KEYS: a user's recent set. Its newest ARGV[2] intents; ids whose intent is gone leave it. */
+export const RECENT_OF = `
+local out = {}
+for _, id in ipairs(redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)) do
+  local v = redis.call('GET', ARGV[1] .. 'intent:' .. id)
+  if v then out[#out + 1] = v else redis.call('ZREM', KEYS[1], id) end
 end
 return out`;
 

@@ -7,11 +7,20 @@ import {
   isOpen,
   type OpenLimits,
   readIntent,
+  RECENT_PER_USER,
   serializeIntent,
   type StoredIntent,
   userKey,
 } from './intent-store';
-import { CLAIM_DUE, CREATE, OPEN_OF, REPLACE, SEEN_FROM, TRIM_SEEN } from './redis-intent.scripts';
+import {
+  CLAIM_DUE,
+  CREATE,
+  OPEN_OF,
+  RECENT_OF,
+  REPLACE,
+  SEEN_FROM,
+  TRIM_SEEN,
+} from './redis-intent.scripts';
 
 type Args = (string | number)[];
 /** The scripts as ioredis's defineCommand adds them: EVALSHA, the source again on NOSCRIPT. */
@@ -20,6 +29,7 @@ interface Scripted {
   intentReplace(...args: Args): Promise<number>;
   intentClaimDue(...args: Args): Promise<string[]>;
   intentOpenOf(keys: number, ...args: Args): Promise<string[]>;
+  intentRecentOf(...args: Args): Promise<string[]>;
   intentSeenFrom(...args: Args): Promise<string[]>;
   intentTrimSeen(...args: Args): Promise<number>;
 }
@@ -28,7 +38,8 @@ interface Scripted {
  * Intents shared by every replica, on the service's Redis client (its key prefix applies):
  * `intent:<id>` holds the JSON; `intents:due` is the expiry schedule of open intents (its size is
  * the number open); `intents:open:<chain>:<user>` a user's open intents by age;
- * `intents:seen:<chain>` the intents seen in a block, by block; `intent-claim:<id>:<status>` the
+ * `intents:seen:<chain>` the intents seen in a block, by block; `intents:user:<user>` a user's
+ * RECENT_PER_USER newest intents, on every chain; `intent-claim:<id>:<status>` the
  * hooks' once-only marks. Every key but the two per-chain and the schedule expires; those are
  * trimmed by the follower and the expiry watcher.
  */
@@ -41,7 +52,8 @@ export class RedisIntentStore implements IntentStore {
     private readonly redis: Redis,
     private readonly retentionMs: number,
   ) {
-    redis.defineCommand('intentCreate', { numberOfKeys: 3, lua: CREATE });
+    redis.defineCommand('intentCreate', { numberOfKeys: 4, lua: CREATE });
+    redis.defineCommand('intentRecentOf', { numberOfKeys: 1, lua: RECENT_OF });
     redis.defineCommand('intentReplace', { numberOfKeys: 4, lua: REPLACE });
     redis.defineCommand('intentClaimDue', { numberOfKeys: 1, lua: CLAIM_DUE });
     redis.defineCommand('intentOpenOf', { lua: OPEN_OF });
@@ -56,6 +68,7 @@ export class RedisIntentStore implements IntentStore {
       key(intent.id),
       RedisIntentStore.DUE,
       openKey(intent.chainId, intent.user),
+      recentKey(intent.user),
       serializeIntent(intent),
       this.retentionMs,
       dueAt,
@@ -63,6 +76,7 @@ export class RedisIntentStore implements IntentStore {
       intent.createdAt,
       limits.perUser,
       limits.total,
+      RECENT_PER_USER,
     );
     return overflow === null ? { created: false } : { created: true, overflow };
   }
@@ -109,6 +123,11 @@ export class RedisIntentStore implements IntentStore {
     await this.redis.zrem(RedisIntentStore.DUE, id);
   }
 
+  async recentOf(user: string, limit: number): Promise<StoredIntent[]> {
+    const versions = await this.scripted.intentRecentOf(recentKey(user), this.prefix, limit);
+    return versions.map(readIntent);
+  }
+
   async openOf(chainId: number, users: readonly string[]): Promise<StoredIntent[]> {
     if (users.length === 0) return [];
     const keys = users.map((user) => openKey(chainId, user));
@@ -138,3 +157,4 @@ export class RedisIntentStore implements IntentStore {
 const key = (id: string): string => `intent:${id}`;
 const openKey = (chainId: number, user: string): string => `intents:open:${userKey(chainId, user)}`;
 const seenKey = (chainId: number): string => `intents:seen:${chainId}`;
+const recentKey = (user: string): string => `intents:user:${user.toLowerCase()}`;

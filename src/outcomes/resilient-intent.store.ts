@@ -40,6 +40,10 @@ export class ResilientIntentStore implements IntentStore {
     return this.guard(() => this.store.claimOnce(key));
   }
 
+  recentOf(user: string, limit: number): Promise<StoredIntent[]> {
+    return this.guard(() => this.store.recentOf(user, limit));
+  }
+
   openOf(chainId: number, users: readonly string[]): Promise<StoredIntent[]> {
     return this.guard(() => this.store.openOf(chainId, users));
   }

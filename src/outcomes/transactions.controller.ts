@@ -1,23 +1,18 @@
 import {
-  type CallHandler,
   Controller,
-  type ExecutionContext,
   Get,
   HttpCode,
   HttpStatus,
-  Injectable,
-  type NestInterceptor,
   Param,
   Post,
   Req,
   UseInterceptors,
 } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { map, type Observable } from 'rxjs';
+import type { FastifyRequest } from 'fastify';
 import { ActionException } from '../contract/action.exception';
 import type { ActionResult } from '../contract/action.types';
 import { GuardedRoute } from '../kit/guarded-route';
-import { dataEnvelope } from '../kit/response-metadata';
+import { DataRouteInterceptor } from '../kit/data-route.interceptor';
 import { isIntentId, isTransactionHash } from './intent-id';
 import { IntentsService } from './intents.service';
 import type { IntentStatus, TransactionIntent } from './outcome.types';
@@ -45,19 +40,6 @@ export const STATUS_SENTENCES: Record<IntentStatus, string> = {
   expired: 'The transaction was not seen on the chain in time',
 };
 
-/** Wraps the routes' results in the data-mode envelope, the same one data actions answer. */
-@Injectable()
-class EnvelopeInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const http = context.switchToHttp();
-    const req = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
-    return next
-      .handle()
-      .pipe(map(({ data, message }: ActionResult) => dataEnvelope(req, reply, data, message)));
-  }
-}
-
 /**
  * The wallet's hash reported for an intent (a hint: the chain follower settles intents without
  * one), and the intent read back. Origin checks and rate
@@ -65,7 +47,7 @@ class EnvelopeInterceptor implements NestInterceptor {
  * filter renders for any route that is no transaction action.
  */
 @Controller(TRANSACTIONS_PATH)
-@UseInterceptors(EnvelopeInterceptor)
+@UseInterceptors(DataRouteInterceptor)
 export class TransactionsController {
   constructor(private readonly intents: IntentsService) {}
 

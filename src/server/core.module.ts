@@ -3,6 +3,7 @@ import { AppConfigModule } from '../config/app-config.module';
 import type { AppConfig } from '../config/app.config';
 import type { Env } from '../config/env';
 import type { MiniAppDeclaration } from '../contract/mini-app.types';
+import { AuthModule } from '../auth/auth.module';
 import { KitModule } from '../kit/kit.module';
 import { OutboundModule } from '../outbound/outbound.module';
 import { WebhooksModule } from '../outcomes/webhooks/webhooks.module';
@@ -16,8 +17,9 @@ import { RequestObserver } from './request-observer';
 
 /**
  * Everything an action runs on, composed bottom to top (see README, Layout): configuration,
- * telemetry, the result cache, the kit (chains, registry, guards, interceptor, filter), the
- * transaction outcomes (intents, their watcher, hooks and webhooks), publishing, the blinks, then the
+ * telemetry, the result cache, the kit (chains, registry, guards, interceptor, filter), verified
+ * users (sign-in and sessions), the transaction outcomes (intents, their watcher, hooks and
+ * webhooks), publishing, the blinks, then the
  * server's own health, route and request observation.
  */
 @Global()
@@ -36,6 +38,7 @@ export class CoreModule {
         TelemetryModule.forRoot(),
         OutboundModule,
         KitModule.forRoot(miniApps),
+        AuthModule,
         WebhooksModule.forRoot(config, env),
         OutcomesModule,
         PublishingModule,

@@ -172,6 +172,7 @@ export class RequestObserver {
         ip: req.ip,
         errorCode: scope.errorCode,
         intent: scope.intent,
+        user_verified: scope.userVerified,
         ...(scope.span && traceFields(scope.span)),
       },
       aborted

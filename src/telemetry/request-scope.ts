@@ -15,6 +15,8 @@ export interface RequestScope {
   errorCode?: string;
   /** The transaction intent a transaction answer recorded (src/outcomes), for the access line. */
   intent?: string;
+  /** Whether the request's user was proven (a session) or only claimed; unset without a user. */
+  userVerified?: boolean;
   /**
    * The signer's pending nonce, read in the transaction's simulation batch: the intent records
    * it, so a transaction mined at that nonce that is not the answered one reads as a replacement.
@@ -98,6 +100,12 @@ export function enterScope(
 export function noteErrorCode(req: FastifyRequest, code: string): void {
   const scope = scopeOf(req.raw);
   if (scope) scope.errorCode = code;
+}
+
+/** How sure the service is of the request's user, for the access line (`user_verified`). */
+export function noteUserLevel(req: FastifyRequest, level: 'claimed' | 'siwe'): void {
+  const scope = scopeOf(req.raw);
+  if (scope) scope.userVerified = level !== 'claimed';
 }
 
 /** The intent id the access line carries (set by the outcomes layer's interceptor). */

@@ -12,6 +12,7 @@ export {
   describeActionConformance,
 } from './conformance';
 export { declaredActions, type DeclaredAction } from './conformance/declared-actions';
+export { sessionHeaders } from './conformance/conformance.token';
 // The local chain of a team's e2e spec: start it, fund a user, write a chain file, send answers.
 export {
   deserializeTransaction,

@@ -1,4 +1,4 @@
-import type { IntentStore } from '../outcomes/intent-store';
+import { type IntentStore, RECENT_PER_USER } from '../outcomes/intent-store';
 import type { TransactionIntent } from '../outcomes/outcome.types';
 
 const USER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -110,6 +110,32 @@ export function describeIntentStore(name: string, make: () => Promise<IntentStor
       expect(await store.claimOnce('a:confirmed')).toBe(true);
       expect(await store.claimOnce('a:confirmed')).toBe(false);
       expect(await store.claimOnce('a:expired')).toBe(true);
+    });
+
+    it('lists a user’s recent intents on every chain, settled ones too, newest first, bounded', async () => {
+      await store.create(storedIntent('a', { createdAt: 1 }), 100, LIMITS);
+      await store.create(storedIntent('b', { createdAt: 2, chainId: 1 }), 100, LIMITS);
+      await store.create(storedIntent('o', { createdAt: 3, user: OTHER }), 100, LIMITS);
+      await store.create(storedIntent('c', { createdAt: 4 }), 100, LIMITS);
+      const a = (await store.get('a'))!;
+      await store.replace(a, storedIntent('a', { status: 'confirmed' }), null);
+      const ids = async (user: string, limit: number): Promise<string[]> =>
+        (await store.recentOf(user, limit)).map((s) => s.intent.id);
+      expect(await ids(USER.toLowerCase(), 10)).toEqual(['c', 'b', 'a']);
+      expect(await ids(USER, 2)).toEqual(['c', 'b']);
+      expect(await ids(OTHER, 10)).toEqual(['o']);
+      expect((await store.recentOf(USER, 10))[2].intent.status).toBe('confirmed');
+    });
+
+    it(`keeps a user's newest ${RECENT_PER_USER} intents in the index`, async () => {
+      const limits = { perUser: RECENT_PER_USER + 10, total: 10_000 };
+      for (let i = 0; i < RECENT_PER_USER + 5; i++) {
+        await store.create(storedIntent(`i${i}`, { createdAt: i + 1 }), 100, limits);
+      }
+      const listed = await store.recentOf(USER, RECENT_PER_USER + 5);
+      expect(listed).toHaveLength(RECENT_PER_USER);
+      expect(listed[0].intent.id).toBe(`i${RECENT_PER_USER + 4}`);
+      expect(listed.at(-1)!.intent.id).toBe('i5');
     });
   });
 }

@@ -74,7 +74,12 @@ const BENCH_CHAIN_URL = `http://127.0.0.1:${BENCH_CHAIN_PORT}`;
  */
 const STUB_CHAIN = { TX_FILL: 'none' };
 const OUT_OF_REACH = { RATE_LIMIT_IP_MAX: '1000000000', RATE_LIMIT_USER_MAX: '1000000000' };
-const PRODUCTION = { NODE_ENV: 'production', ...OUT_OF_REACH };
+/** The shipped my-transactions declares user: 'verified': production needs a session key. */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  AUTH_SECRET: 'bench servers sign sessions with this 32+ byte key',
+  ...OUT_OF_REACH,
+};
 export const RATE_KEYS = 1_000_000;
 export const GENERATED_ACTIONS = 200;
 

@@ -45,6 +45,7 @@ async function startServer(
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      AUTH_SECRET: 'the bench server signs sessions with this 32+ byte key',
       METRICS_PORT: '0',
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -148,6 +148,12 @@ describe('deploy/kubernetes (kustomize base)', () => {
     }
   });
 
+  it('commits no session key: auth.env holds instructions only, an overlay supplies AUTH_SECRET', () => {
+    expect(parseEnvFile(join(BASE, 'auth.env'), [])).toEqual({});
+    const refs = (container.envFrom ?? []).map((from) => from.secretRef?.name);
+    expect(refs).toContain('dynamic-actions-auth');
+  });
+
   describe('the pod environment boots the service', () => {
     it('the chain file, settings and URLs pass its validation, and the probes answer 200', async () => {
       // The pod's paths, mapped to this checkout: the ConfigMap's file. The S3 store boots
@@ -157,6 +163,8 @@ describe('deploy/kubernetes (kustomize base)', () => {
         CHAIN_CONFIG_FILE: join(BASE, posix.basename(env.CHAIN_CONFIG_FILE)),
         // The emptyDir's stand-in: writable, as the mount is.
         UPLOAD_SPOOL_DIR: mkdtempSync(join(tmpdir(), 'pod-spool-')),
+        // What the overlay's auth.env supplies (the base commits none): the next test checks that.
+        AUTH_SECRET: 'an overlay supplies this key of 32 bytes or more',
       };
       const app = await createTestApp({ env: local });
       try {

@@ -16,6 +16,11 @@ export interface FuzzAction {
   upstream?: boolean;
   /** Actions that need the acting user get a valid address unless the case says otherwise. */
   requiresUser?: boolean;
+  /**
+   * A session token for ADDRESS, for an action declaring `user: 'verified'`: every case is signed
+   * in, and a valid claimed address is ADDRESS (another would be the 403 of docs/verified-users.md).
+   */
+  session?: string;
 }
 
 interface Case {
@@ -29,7 +34,7 @@ interface Case {
   extra: Record<string, unknown>;
 }
 
-const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+export const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 type HeaderCase = { header: string; value: string; bad: boolean } | undefined;
 
@@ -103,8 +108,11 @@ function caseArb(target: FuzzAction): fc.Arbitrary<Case> {
     })
     .map(({ values: v, broken: b, context, delivery, extra }) => {
       const headers: Record<string, string> = {};
-      if (context.address) headers[context.address.header] = context.address.value;
-      else if (target.requiresUser) headers['x-user-address'] = ADDRESS;
+      if (context.address) {
+        const signedIn = target.session !== undefined && !context.address.bad;
+        headers[context.address.header] = signedIn ? ADDRESS : context.address.value;
+      } else if (target.requiresUser) headers['x-user-address'] = ADDRESS;
+      if (target.session) headers.authorization = `Bearer ${target.session}`;
       if (context.chain) headers[context.chain.header] = context.chain.value;
       const badContext = context.address?.bad
         ? 'userAddress'

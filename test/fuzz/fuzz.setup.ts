@@ -4,7 +4,8 @@ import { declaredActions } from '../../src/testing';
 import { createTestApp } from '../support/app.factory';
 import { EveryTypeModule } from '../fixtures/every-type.fixture';
 import { UploadFixtureModule } from '../fixtures/upload.fixture';
-import type { FuzzAction } from './fuzz.properties';
+import { ADDRESS, type FuzzAction } from './fuzz.properties';
+import { sessionHeaders } from '../../src/testing';
 
 /**
  * The environment the fuzz suites boot with: every upstream (HTTP API, RPC) points at a closed
@@ -34,10 +35,15 @@ export async function startFuzzTarget(): Promise<{
     actions: [...ACTION_MODULES, EveryTypeModule, UploadFixtureModule],
   });
   // Which actions may answer 5xx here is what their declarations say (`callsOutside`).
-  const targets = declaredActions(app).map(({ action, callsOutside, requiresUser }) => ({
-    action,
-    upstream: callsOutside,
-    requiresUser,
-  }));
+  const targets = await Promise.all(
+    declaredActions(app).map(async ({ action, declaration, callsOutside, requiresUser }) => ({
+      action,
+      upstream: callsOutside,
+      requiresUser,
+      ...(declaration.user === 'verified' && {
+        session: (await sessionHeaders(app, ADDRESS)).authorization.slice('Bearer '.length),
+      }),
+    })),
+  );
   return { app, targets };
 }

@@ -21,7 +21,14 @@ function boot(main: string, env: Record<string, string>, ulimit?: number): Boot 
   const limit = ulimit === undefined ? '' : `ulimit -n ${ulimit}; `;
   const child = spawn('bash', ['-c', `${limit}exec "$0" "$1"`, process.execPath, main], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', METRICS_PORT: '0', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      METRICS_PORT: '0',
+      AUTH_SECRET: 'boot-limit suites sign sessions with this 32+ byte key',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

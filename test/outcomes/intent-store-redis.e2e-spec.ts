@@ -34,7 +34,7 @@ describeWithRedis()('RedisIntentStore', () => {
 
   describeIntentStore('RedisIntentStore', () => Promise.resolve(fresh()));
 
-  it('every key an intent writes carries the prefix and expires, but the per-chain indexes', async () => {
+  it('every key an intent writes carries the prefix and expires, but the per-chain indexes and the schedule', async () => {
     const store = fresh();
     const prefix = prefixes[prefixes.length - 1];
     await store.create(storedIntent('a'), 100, { perUser: 50, total: 100 });
@@ -46,8 +46,10 @@ describeWithRedis()('RedisIntentStore', () => {
       'intents:due',
       'intents:open:43113:0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
       'intents:seen:43113',
+      'intents:user:0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
     ]);
     expect(await admin.pttl(`${prefix}intent:a`)).toBeGreaterThan(0);
     expect(await admin.pttl(`${prefix}${keys[2]}`)).toBeGreaterThan(0);
+    expect(await admin.pttl(`${prefix}${keys[4]}`)).toBeGreaterThan(0);
   });
 });

@@ -71,6 +71,8 @@ export class ProductionServer {
         NODE_ENV: 'production',
         // No metrics listener unless a test asks: 9464 may be taken by a concurrent suite.
         METRICS_PORT: '0',
+        // The shipped my-transactions declares user: 'verified': production needs the key.
+        AUTH_SECRET: 'production suites sign sessions with this 32+ byte key',
         ...env,
         PORT: String(port),
         HOST: '127.0.0.1',

@@ -56,6 +56,8 @@ describe('npm run check against the dev loop, offline', () => {
         NODE_ENV: 'production',
         // Production writes token URIs only from a bounded Host (mint-nft's sample mints).
         ALLOWED_HOSTS: '127.0.0.1',
+        // my-transactions declares user: 'verified': production signs sessions with a set key.
+        AUTH_SECRET: 'the check suite signs sessions with this 32+ byte key',
       },
     });
     await app.listen(0, '127.0.0.1');

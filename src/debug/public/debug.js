@@ -277,6 +277,8 @@
     };
     if (destinationChain !== undefined) headers['X-Destination-Chain'] = String(destinationChain);
     if (wallet) headers['X-Wallet-Address'] = wallet;
+    // Signed in: the session goes as the SDK sends it (the proxy itself never sends one).
+    if (state.session) headers.Authorization = `Bearer ${state.session.token}`;
     const target = query.toString() ? `${action.path}?${query}` : action.path;
     if (files.length === 0) {
       headers['Content-Type'] = 'application/json';
@@ -816,6 +818,60 @@
         const [account] = await provider.request({ method: 'eth_requestAccounts' });
         if (account) byId('wallet').value = account;
       });
+      const signIn = byId('sign-in');
+      signIn.hidden = false;
+      signIn.addEventListener('click', () => signInWith(provider));
+    }
+  }
+
+  // ---- Sign-In with Ethereum (docs/verified-users.md) ---------------------------------------
+
+  /** EIP-4361 text, field by field as the client SDK writes it (src/client/sign-in.ts). */
+  function siweMessage({ address, chainId, nonce }) {
+    return [
+      `${location.host} wants you to sign in with your Ethereum account:`,
+      address,
+      '',
+      'Sign in to the mini-app debugger.',
+      '',
+      `URI: ${location.origin}`,
+      'Version: 1',
+      `Chain ID: ${chainId}`,
+      `Nonce: ${nonce}`,
+      `Issued At: ${new Date().toISOString()}`,
+    ].join('\n');
+  }
+
+  /** Nonce, the wallet's personal_sign, session: then every request carries the token. */
+  async function signInWith(provider) {
+    const status = byId('verified');
+    status.className = 'note';
+    status.textContent = 'Signing in…';
+    try {
+      const [account] = await provider.request({ method: 'eth_requestAccounts' });
+      const chainId = Number(await provider.request({ method: 'eth_chainId' }));
+      const { nonce } = (await getJson('/api/auth/nonce')).data;
+      // As the wallet gives it (often lower-case, which viem accepts); the answer checksums it.
+      const message = siweMessage({ address: account, chainId, nonce });
+      const signature = await provider.request({
+        method: 'personal_sign',
+        params: [message, account],
+      });
+      const response = await fetch('/api/auth/siwe', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ message, signature }),
+      });
+      const answer = await response.json();
+      if (!answer.success) throw new Error(answer.message || answer.error);
+      state.session = answer.data;
+      byId('wallet').value = answer.data.address;
+      status.className = 'note verified';
+      status.textContent = `Verified: ${answer.data.address} (chain ${answer.data.chainId})`;
+    } catch (error) {
+      state.session = undefined;
+      status.className = 'note failure';
+      status.textContent = `Sign-in failed: ${(error && error.message) || error}`;
     }
   }
 

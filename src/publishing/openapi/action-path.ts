@@ -5,6 +5,9 @@ import { actionParameters, actionRequestBody } from './action-request.schema';
 import { actionResponses } from './action-responses';
 import { asSchema, ref } from './json-schema';
 
+/** The bearer scheme of verified actions (components.securitySchemes). */
+export const SESSION_SCHEME = 'siweSession';
+
 /** The vendor extension holding a declaration's samples verbatim (read by `npm run check`). */
 export const SAMPLES_EXTENSION = 'x-action-samples';
 
@@ -31,6 +34,9 @@ export function actionPath({ declaration, params, slug, tag }: ActionPathInput):
         ? '.'
         : `, continuing on chain ${declaration.chains.destination}.`),
     declaration.requiresUser ? 'Needs the acting user’s address.' : undefined,
+    declaration.user === 'verified'
+      ? 'Needs a verified user: a session token from Sign-In with Ethereum (POST /api/auth/siwe).'
+      : undefined,
     declaration.callsOutside ? 'Calls an external service.' : undefined,
   ];
   const generated = notes.filter(Boolean).join(' ');
@@ -43,6 +49,7 @@ export function actionPath({ declaration, params, slug, tag }: ActionPathInput):
     parameters: actionParameters(declaration, params),
     requestBody: actionRequestBody(declaration, params, paramsRef),
     responses: actionResponses(declaration),
+    ...(declaration.user === 'verified' && { security: [{ [SESSION_SCHEME]: [] }] }),
     [SAMPLES_EXTENSION]: jsonSafe(declaration.samples ?? []),
   };
   return {

@@ -27,7 +27,8 @@ const INTENT_HEADER: HeadersObject = {
 /** Why each status may answer an action, as docs/requests-and-responses.md describes them. */
 const WHY: Record<number, string> = {
   400: 'A parameter, the user address or a chain is invalid, missing or not supported',
-  403: 'The Origin is not on ALLOWED_ORIGINS',
+  401: 'No valid session token: sign in at POST /api/auth/siwe (see WWW-Authenticate)',
+  403: 'The Origin is not on ALLOWED_ORIGINS, or (USER_MISMATCH) the claimed user is not the signed-in one',
   408: 'The request took longer than REQUEST_TIMEOUT_MS to arrive (always the data envelope)',
   413: 'The body (or an upload) is larger than allowed',
   429: 'A rate limit is reached (see Retry-After)',
@@ -43,7 +44,16 @@ const json = (schema: JsonSchema): ResponseObject['content'] => ({
 
 function errorAnswer(status: number, schema: JsonSchema): ResponseObject {
   const headers: HeadersObject =
-    status === 429 ? { 'Retry-After': { schema: { type: 'integer' } } } : {};
+    status === 429
+      ? { 'Retry-After': { schema: { type: 'integer' } } }
+      : status === 401
+        ? {
+            'WWW-Authenticate': {
+              description: 'Bearer, naming the sign-in route',
+              schema: { type: 'string' },
+            },
+          }
+        : {};
   return {
     description: `${WHY[status]} (code ${codeFor(status)})`,
     headers: { ...REQUEST_ID_HEADER, ...headers },
@@ -57,6 +67,7 @@ export function actionResponses(declaration: ActionDeclaration): ResponsesObject
   const errorShape = ref(data ? 'DataError' : 'TransactionError');
   const statuses = [400, 403, 408, 413, 429, 500, 503];
   if (declaration.callsOutside) statuses.push(502, 504);
+  if (declaration.user === 'verified') statuses.push(401);
   const responses: ResponsesObject = {
     200: {
       description: data ? 'The action answered (data mode)' : 'The transaction to sign',

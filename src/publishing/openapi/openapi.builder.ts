@@ -2,7 +2,7 @@ import type { OpenAPIObject, PathsObject, SchemaObject } from '@nestjs/swagger';
 import type { ActionDeclaration } from '../../contract/action.types';
 import { getDeclaredParams } from '../../kit/action-param.decorator';
 import type { MiniAppDeclaration } from '../../contract/mini-app.types';
-import { actionPath } from './action-path';
+import { actionPath, SESSION_SCHEME } from './action-path';
 import { asSchema } from './json-schema';
 import { paramsSchema } from './param-schema';
 import { servicePaths } from './service-paths';
@@ -68,6 +68,17 @@ export function buildOpenApiDocument(input: OpenApiInput): OpenAPIObject {
       { name: 'Service', description: 'Metadata, health, icons and this document' },
     ],
     paths,
-    components: { schemas },
+    components: {
+      schemas,
+      securitySchemes: {
+        [SESSION_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'A session token of Sign-In with Ethereum: GET /api/auth/nonce, sign an EIP-4361 message, POST it to /api/auth/siwe (docs/verified-users.md)',
+        },
+      },
+    },
   };
 }

@@ -93,6 +93,12 @@ export class ActionMetrics {
     labelNames: ['action', 'limit'] as const,
     registers: [this.registry],
   });
+  private readonly userRequests = new Counter({
+    name: 'dynamic_action_user_requests_total',
+    help: 'Action requests that name a user, by action and how sure the service is of it: claimed (a header or the body) or siwe (a Sign-In with Ethereum session)',
+    labelNames: ['action', 'level'] as const,
+    registers: [this.registry],
+  });
   private readonly upstreamCalls = new Counter({
     name: 'dynamic_action_upstream_requests_total',
     help: 'Calls to external APIs and RPC nodes, by configuration key and outcome',
@@ -182,6 +188,10 @@ export class ActionMetrics {
 
   rateLimited(action: string, limit: string): void {
     this.rateLimitedTotal.labels(action, limit).inc();
+  }
+
+  userRequest(action: string, level: 'claimed' | 'siwe'): void {
+    this.userRequests.labels(action, level).inc();
   }
 
   cacheLookup(result: CacheLookupResult): void {

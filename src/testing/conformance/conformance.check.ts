@@ -17,6 +17,7 @@ import {
 import { checkRateLimit } from './conformance.rate-limit';
 import { checkBlink } from './conformance.blink';
 import { checkSampleSimulation } from './conformance.simulation';
+import { checkVerifiedUser } from './conformance.session';
 import { actionUnderTest } from './conformance.target';
 
 /** Each rule, with what a test run says it proves. */
@@ -57,6 +58,11 @@ export const RULE_CHECKS: Record<ConformanceRule, { title: string; check: Confor
   'user-address': {
     title: 'refuses a request without a valid user address when the action requires one',
     check: checkUserAddress,
+  },
+  'verified-user': {
+    title:
+      "answers 401 UNVERIFIED_USER without a session and 403 USER_MISMATCH for another user's claim, when it requires a verified user",
+    check: checkVerifiedUser,
   },
   chain: { title: 'refuses a chain it does not declare (UNSUPPORTED_CHAIN)', check: checkChain },
   'rate-limit': {

@@ -1,7 +1,14 @@
 import type { ActionParameter } from '../../contract/action.types';
 import { KNOWN_CHAINS } from '../../evm/chains/known-chains';
 import type { ActionUnderTest, ConformanceCheck } from './conformance.types';
-import { type Answer, type Call, quote, sampleCall, send } from './conformance.request';
+import {
+  type Answer,
+  type Call,
+  CONFORMANCE_USER,
+  quote,
+  sampleCall,
+  send,
+} from './conformance.request';
 import {
   envelopeProblems,
   errorShapeProblems,
@@ -38,12 +45,11 @@ export const checkValidSamples: ConformanceCheck = async (target) => {
   const problems: string[] = [];
   for (const [index, sample] of target.samples.entries()) {
     const what = `sample ${index + 1} ${JSON.stringify(sample.params)}`;
-    const answer = await send(
-      target.app,
-      'POST',
-      target.path,
-      sampleCall(sample, validFiles(target.params)),
-    );
+    const call = sampleCall(sample, validFiles(target.params));
+    // A verified action's sample runs as its user, signed in.
+    if (target.declaration.user === 'verified')
+      call.verifiedAs = sample.userAddress ?? CONFORMANCE_USER;
+    const answer = await send(target.app, 'POST', target.path, call);
     if (answer.status !== 200) {
       problems.push(`${what} answered ${quote(answer)}`);
       continue;

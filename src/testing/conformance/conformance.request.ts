@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ActionSample } from '../../contract/action.types';
+import { sessionToken } from './conformance.token';
 
 /** A file part of a multipart request. */
 export interface SampleFile {
@@ -18,6 +19,8 @@ export interface Call {
   headers?: Record<string, string>;
   /** Sent as is, with a JSON content type, instead of `{params}`. */
   rawBody?: string;
+  /** Sent with a session token of the app for this address (an action declared `user: 'verified'`). */
+  verifiedAs?: string;
 }
 
 export interface Answer {
@@ -65,6 +68,10 @@ export async function send(
   const headers: Record<string, string> = { ...call.headers };
   if (call.userAddress !== undefined) headers['x-user-address'] = call.userAddress;
   if (call.chainId !== undefined) headers['x-chain-id'] = String(call.chainId);
+  if (call.verifiedAs !== undefined) {
+    const chainId = Number(call.chainId ?? 0) || 0;
+    headers.authorization = `Bearer ${await sessionToken(app, call.verifiedAs, chainId)}`;
+  }
   let payload: string | Buffer | undefined;
   if (method === 'POST') {
     if (call.rawBody !== undefined) {

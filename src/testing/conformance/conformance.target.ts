@@ -29,7 +29,8 @@ export function actionUnderTest(
 
 /**
  * The request other rules start from: the first valid sample (or no parameters), with the
- * kit's files for upload parameters and a user when the action requires one.
+ * kit's files for upload parameters, a user when the action requires one, and a session when it
+ * requires a verified one.
  */
 export function baseCall(target: ActionUnderTest): Call {
   const sample: ActionSample = target.samples[0] ?? { params: {} };
@@ -37,5 +38,8 @@ export function baseCall(target: ActionUnderTest): Call {
   if (call.userAddress === undefined && target.declaration.requiresUser) {
     call.userAddress = CONFORMANCE_USER;
   }
+  // A verified action's other rules run as a signed-in user (its own rule calls without).
+  if (target.declaration.user === 'verified')
+    call.verifiedAs = call.userAddress ?? CONFORMANCE_USER;
   return call;
 }

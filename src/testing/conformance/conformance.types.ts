@@ -18,6 +18,7 @@ export const CONFORMANCE_RULES = [
   'error-shape',
   'request-id',
   'user-address',
+  'verified-user',
   'chain',
   'rate-limit',
   'blink',

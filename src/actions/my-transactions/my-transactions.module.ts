@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { MyTransactionsController } from './my-transactions.controller';
+
+@Module({ controllers: [MyTransactionsController] })
+export class MyTransactionsModule {}

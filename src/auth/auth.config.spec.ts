@@ -1,0 +1,49 @@
+import { ConfigError } from '../config/env';
+import { assertSecretWhenNeeded, loadAuthConfig } from './auth.config';
+import type { AppConfig } from '../config/app.config';
+
+const production = { nodeEnv: 'production' } as AppConfig;
+const SECRET = 'x'.repeat(32);
+
+describe('sign-in configuration', () => {
+  it('reads a secret of 32 bytes or more, counted in UTF-8 bytes, never shown in the refusal', () => {
+    expect(loadAuthConfig({ AUTH_SECRET: SECRET }).secretConfigured).toBe(true);
+    // 16 two-byte characters: 32 bytes.
+    expect(loadAuthConfig({ AUTH_SECRET: 'é'.repeat(16) }).secret).toHaveLength(32);
+    expect(() => loadAuthConfig({ AUTH_SECRET: 'short secret' })).toThrow(ConfigError);
+    try {
+      loadAuthConfig({ AUTH_SECRET: 'short secret' });
+    } catch (error) {
+      expect((error as Error).message).toContain('AUTH_SECRET=<not shown>');
+      expect((error as Error).message).not.toContain('short secret');
+    }
+  });
+
+  it('without a secret, signs with a random key of its own, other in each process', () => {
+    const [a, b] = [loadAuthConfig({}), loadAuthConfig({})];
+    expect([a.secretConfigured, a.secret.length]).toEqual([false, 32]);
+    expect(Buffer.from(a.secret).equals(Buffer.from(b.secret))).toBe(false);
+  });
+
+  it('reads the hosts of AUTH_DOMAINS lower-case, and refuses what is not a host', () => {
+    expect(
+      loadAuthConfig({ AUTH_DOMAINS: 'Actions.Example.com, app.example.com:8443' }).domains,
+    ).toEqual(['actions.example.com', 'app.example.com:8443']);
+    expect(() => loadAuthConfig({ AUTH_DOMAINS: 'https://actions.example.com' })).toThrow(
+      /AUTH_DOMAINS must be hosts/,
+    );
+  });
+
+  it('requires the secret in production only when an action declares user: verified', () => {
+    const unset = loadAuthConfig({});
+    expect(() => assertSecretWhenNeeded(unset, production, true)).toThrow(
+      /AUTH_SECRET is required/,
+    );
+    expect(() => assertSecretWhenNeeded(unset, production, false)).not.toThrow();
+    expect(() =>
+      assertSecretWhenNeeded(unset, { nodeEnv: 'test' } as AppConfig, true),
+    ).not.toThrow();
+    const set = loadAuthConfig({ AUTH_SECRET: SECRET });
+    expect(() => assertSecretWhenNeeded(set, production, true)).not.toThrow();
+  });
+});

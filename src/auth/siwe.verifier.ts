@@ -1,0 +1,136 @@
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { type Address, getAddress, type Hex, isHex } from 'viem';
+import { parseSiweMessage, type SiweMessage, validateSiweMessage } from 'viem/siwe';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { permanentBaseUrl, type RequestOrigin } from '../config/published-base-url';
+import { ActionException } from '../contract/action.exception';
+import { ChainRegistry } from '../evm/chains/chain-registry';
+import { AUTH_CONFIG, type AuthConfig } from './auth.config';
+import { AUTH_STORE, type AuthStore } from './auth.store';
+
+/** Longest message and signature read (an ERC-6492 signature carries its factory's call). */
+const MAX_MESSAGE = 4_096;
+const MAX_SIGNATURE = 32_768;
+
+/** Who signed in, on which chain. */
+export interface SignedIn {
+  address: Address;
+  chainId: number;
+}
+
+const invalid = (reason: string): ActionException =>
+  new ActionException(HttpStatus.BAD_REQUEST, `Invalid sign-in request: ${reason}`, {
+    message: `This is not a Sign-In with Ethereum request: ${reason}`,
+    data: { code: 'INVALID_SIWE_MESSAGE' },
+    code: 'INVALID_SIWE_MESSAGE',
+  });
+
+const refused = (reason: string): ActionException =>
+  new ActionException(HttpStatus.UNAUTHORIZED, `Sign-in refused: ${reason}`, {
+    message: `Sign-in refused: ${reason}. Ask for a new nonce and sign again`,
+    data: { code: 'SIWE_REFUSED' },
+    code: 'SIWE_REFUSED',
+  });
+
+/**
+ * Checks a Sign-In with Ethereum (EIP-4361) message and its signature, with viem: the domain and
+ * URI against the hosts this service answers for, the chain among those served, the times within
+ * AUTH_CLOCK_SKEW_S, the signature on that chain's own node (`verifySiweMessage`: an EOA's
+ * recovery, a deployed wallet's ERC-1271 `isValidSignature`, an undeployed one's ERC-6492
+ * wrapper), and last the nonce, consumed (a forged signature never burns an honest user's nonce).
+ */
+@Injectable()
+export class SiweVerifier {
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
+    @Inject(APP_CONFIG) private readonly app: AppConfig,
+    @Inject(AUTH_STORE) private readonly store: AuthStore,
+    private readonly chains: ChainRegistry,
+  ) {}
+
+  async verify(body: unknown, origin: RequestOrigin): Promise<SignedIn> {
+    const { message, signature } = readBody(body);
+    const parsed = parseSiweMessage(message);
+    const { address, chainId, domain, uri, nonce } = parsed;
+    if (!address || !chainId || !domain || !uri || !nonce || !parsed.issuedAt) {
+      throw invalid('the message lacks its address, chain, domain, URI, nonce or issued-at time');
+    }
+    const hosts = this.hosts(origin);
+    if (!hosts.includes(domain.toLowerCase()))
+      throw refused(`the domain ${domain} is not this service`);
+    if (!hosts.includes(hostOf(uri))) throw refused('the URI is not this service');
+    const chain = this.chains.get(chainId);
+    if (!chain) {
+      throw new ActionException(HttpStatus.BAD_REQUEST, `Chain ${chainId} is not served`, {
+        message: `Sign in on a chain this service serves, not on chain ${chainId}`,
+        data: {
+          code: 'UNSUPPORTED_CHAIN',
+          supportedChains: this.chains.all().map((c) => c.chainId),
+        },
+        code: 'UNSUPPORTED_CHAIN',
+      });
+    }
+    const time = this.checkTimes(parsed);
+    // viem's own rules (version 1, the nonce's form, a valid address) at a time the skew allows.
+    if (!validateSiweMessage({ message: parsed, domain, nonce, time })) {
+      throw invalid('the message does not follow EIP-4361');
+    }
+    const valid = await this.chains.read(chain, 'sign-in signature', (client) =>
+      client.verifySiweMessage({ message, signature, time }),
+    );
+    if (!valid) throw refused(`the signature is not ${address}'s`);
+    if (!(await this.store.consumeNonce(nonce)))
+      throw refused('the nonce is unknown, used or expired');
+    return { address: getAddress(address), chainId };
+  }
+
+  /**
+   * The message's times against now, each forgiven AUTH_CLOCK_SKEW_S; returns the time viem checks
+   * the message at (now, moved into its validity by at most the skew).
+   */
+  private checkTimes({ issuedAt, expirationTime, notBefore }: Partial<SiweMessage>): Date {
+    const now = Date.now();
+    const skew = this.config.clockSkewS * 1000;
+    const issued = issuedAt!.getTime();
+    if (issued > now + skew) throw refused('the message was issued in the future');
+    if (issued < now - this.config.nonceTtlS * 1000 - skew) throw refused('the message is too old');
+    if (expirationTime && expirationTime.getTime() <= now - skew)
+      throw refused('the message has expired');
+    if (notBefore && notBefore.getTime() > now + skew)
+      throw refused('the message is not valid yet');
+    let time = now;
+    if (notBefore) time = Math.max(time, notBefore.getTime());
+    if (expirationTime) time = Math.min(time, expirationTime.getTime() - 1);
+    return new Date(time);
+  }
+
+  /** AUTH_DOMAINS, else PUBLIC_BASE_URL's host, else (where it may be trusted) the request's. */
+  private hosts(origin: RequestOrigin): string[] {
+    if (this.config.domains.length > 0) return this.config.domains;
+    return [hostOf(permanentBaseUrl(this.app, origin))];
+  }
+}
+
+function hostOf(uri: string): string {
+  try {
+    return new URL(uri).host.toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+function readBody(body: unknown): { message: string; signature: Hex } {
+  const { message, signature } = (typeof body === 'object' && body !== null ? body : {}) as {
+    message?: unknown;
+    signature?: unknown;
+  };
+  if (typeof message !== 'string' || message.length === 0 || message.length > MAX_MESSAGE) {
+    throw invalid(
+      `send {"message": "<EIP-4361 text>", "signature": "0x…"} (a message up to ${MAX_MESSAGE} characters)`,
+    );
+  }
+  if (typeof signature !== 'string' || !isHex(signature) || signature.length > MAX_SIGNATURE) {
+    throw invalid('the signature must be 0x-prefixed hex');
+  }
+  return { message, signature };
+}
