@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/env';
-import { assertSecretWhenNeeded, loadAuthConfig } from './auth.config';
+import { loadAuthConfig, missingSecretWarning, signInAvailable } from './auth.config';
 import type { AppConfig } from '../config/app.config';
 
 const production = { nodeEnv: 'production' } as AppConfig;
@@ -34,16 +34,16 @@ describe('sign-in configuration', () => {
     );
   });
 
-  it('requires the secret in production only when an action declares user: verified', () => {
+  it('closes sign-in in production without a secret, and warns when an action needs it', () => {
     const unset = loadAuthConfig({});
-    expect(() => assertSecretWhenNeeded(unset, production, true)).toThrow(
-      /AUTH_SECRET is required/,
-    );
-    expect(() => assertSecretWhenNeeded(unset, production, false)).not.toThrow();
-    expect(() =>
-      assertSecretWhenNeeded(unset, { nodeEnv: 'test' } as AppConfig, true),
-    ).not.toThrow();
+    const test = { nodeEnv: 'test' } as AppConfig;
+    expect(signInAvailable(unset, production)).toBe(false);
+    expect(missingSecretWarning(unset, production, true)).toMatch(/AUTH_SECRET is unset/);
+    expect(missingSecretWarning(unset, production, false)).toBeUndefined();
+    expect(signInAvailable(unset, test)).toBe(true);
+    expect(missingSecretWarning(unset, test, true)).toBeUndefined();
     const set = loadAuthConfig({ AUTH_SECRET: SECRET });
-    expect(() => assertSecretWhenNeeded(set, production, true)).not.toThrow();
+    expect(signInAvailable(set, production)).toBe(true);
+    expect(missingSecretWarning(set, production, true)).toBeUndefined();
   });
 });

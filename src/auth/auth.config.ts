@@ -13,9 +13,9 @@ export const MIN_SECRET_BYTES = 32;
 /** Sign-In with Ethereum and its sessions (docs/verified-users.md). */
 class AuthEnv {
   /**
-   * Key of the session tokens (HS256), at least 32 bytes; never logged. Required in production
-   * when an action declares `user: 'verified'`; unset elsewhere: a random key per process (its
-   * sessions end with it).
+   * Key of the session tokens (HS256), at least 32 bytes; never logged. Unset in production,
+   * sign-in answers 503 (and the boot warns when an action declares `user: 'verified'`); unset
+   * elsewhere: a random key per process (its sessions end with it).
    */
   @IsOptional()
   @IsString()
@@ -72,6 +72,8 @@ export interface AuthConfig {
   secret: Uint8Array;
   /** False when no AUTH_SECRET was set (a random key for this process). */
   secretConfigured: boolean;
+  /** False in production without AUTH_SECRET: sign-in answers 503 (signInAvailable). */
+  available: boolean;
   sessionTtlS: number;
   nonceTtlS: number;
   clockSkewS: number;
@@ -89,6 +91,8 @@ export function loadAuthConfig(env: Env): AuthConfig {
   return {
     secret: new Uint8Array(secret ?? randomBytes(MIN_SECRET_BYTES)),
     secretConfigured: secret !== undefined,
+    // Until the module knows the environment (signInAvailable): loading alone issues nothing.
+    available: true,
     sessionTtlS: vars.AUTH_SESSION_TTL_S,
     nonceTtlS: vars.AUTH_NONCE_TTL_S,
     clockSkewS: vars.AUTH_CLOCK_SKEW_S,
@@ -101,15 +105,26 @@ export function loadAuthConfig(env: Env): AuthConfig {
 }
 
 /**
- * Refuses a production boot that serves an action declaring `user: 'verified'` without
- * AUTH_SECRET: each replica would sign with its own random key, and every restart sign everyone out.
+ * Whether sign-in may issue sessions: not in production without AUTH_SECRET, where each replica
+ * would sign with its own random key and every restart sign everyone out. It answers 503 there
+ * instead of refusing the boot, so a deployment that does not use verified users (and README's
+ * `npm start` on a fresh machine) still serves every other action.
  */
-export function assertSecretWhenNeeded(auth: AuthConfig, app: AppConfig, needed: boolean): void {
-  if (app.nodeEnv === 'production' && needed && !auth.secretConfigured) {
-    throw new ConfigError([
-      `AUTH_SECRET is required in production: an action declares user: 'verified' (at least ${MIN_SECRET_BYTES} bytes)`,
-    ]);
-  }
+export function signInAvailable(auth: AuthConfig, app: AppConfig): boolean {
+  return app.nodeEnv !== 'production' || auth.secretConfigured;
+}
+
+/** The boot's warning when an action needs verified users and sign-in cannot serve them. */
+export function missingSecretWarning(
+  auth: AuthConfig,
+  app: AppConfig,
+  needed: boolean,
+): string | undefined {
+  if (!needed || signInAvailable(auth, app)) return undefined;
+  return (
+    `AUTH_SECRET is unset in production: sign-in answers 503, so the actions that declare ` +
+    `user: 'verified' refuse everyone (set at least ${MIN_SECRET_BYTES} bytes; docs/verified-users.md)`
+  );
 }
 
 registerConfigCheck(loadAuthConfig);

@@ -42,6 +42,7 @@ export class AuthController {
   @Get(NONCE_PATH)
   @GuardedRoute({ path: NONCE_PATH })
   async nonce(): Promise<ActionResult> {
+    this.assertAvailable();
     const nonce = generateSiweNonce();
     const expiresAt = Date.now() + this.config.nonceTtlS * 1000;
     await this.store.issueNonce(nonce, this.config.nonceTtlS * 1000);
@@ -55,6 +56,7 @@ export class AuthController {
   @HttpCode(HttpStatus.OK)
   @GuardedRoute({ path: SIGN_IN_PATH })
   async signIn(@Req() req: FastifyRequest): Promise<ActionResult> {
+    this.assertAvailable();
     const { address, chainId } = await this.siwe.verify(req.body, req);
     const session = await this.tokens.issue(address, chainId);
     return {
@@ -80,5 +82,15 @@ export class AuthController {
     const ttlMs = (expiresAt + this.config.clockSkewS) * 1000 - Date.now();
     await this.store.revoke(sessionId, ttlMs);
     return { data: { revoked: true, address }, message: 'Signed out' };
+  }
+
+  /** Production without AUTH_SECRET issues nothing (signInAvailable): said, never half-done. */
+  private assertAvailable(): void {
+    if (this.config.available) return;
+    throw new ActionException(HttpStatus.SERVICE_UNAVAILABLE, 'Sign-in is not configured', {
+      message: 'This deployment does not sign users in: its operator has not configured sign-in',
+      data: { code: 'SIGN_IN_UNAVAILABLE' },
+      code: 'SIGN_IN_UNAVAILABLE',
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Logger, Module } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ENV, type Env } from '../config/env';
@@ -7,10 +7,11 @@ import { SessionVerifier } from '../kit/verified-user';
 import { REDIS, RedisStatus } from '../telemetry/redis/redis.provider';
 import { AuthController } from './auth.controller';
 import {
-  assertSecretWhenNeeded,
   AUTH_CONFIG,
   type AuthConfig,
   loadAuthConfig,
+  missingSecretWarning,
+  signInAvailable,
 } from './auth.config';
 import { AUTH_STORE, type AuthStore, MemoryAuthStore, RedisAuthStore } from './auth.store';
 import { AuthSessionVerifier } from './auth-session.verifier';
@@ -33,8 +34,9 @@ import { SiweVerifier } from './siwe.verifier';
       useFactory: (env: Env, app: AppConfig, registry: ActionRegistry): AuthConfig => {
         const config = loadAuthConfig(env);
         const needed = registry.declarations().some((action) => action.user === 'verified');
-        assertSecretWhenNeeded(config, app, needed);
-        return config;
+        const warning = missingSecretWarning(config, app, needed);
+        if (warning) new Logger('AuthModule').warn(warning);
+        return { ...config, available: signInAvailable(config, app) };
       },
     },
     {

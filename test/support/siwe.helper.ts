@@ -5,8 +5,10 @@ import { type InjectedJson, postJson } from './app.factory';
 
 /** The host the suites' apps answer for (PUBLIC_BASE_URL). */
 export const SIWE_HOST = 'actions.test';
+/** The base URL those apps publish: a message's `uri`. */
 export const SIWE_BASE = `http://${SIWE_HOST}`;
 
+/** What a sign-in message says that differs between wallets and tests. */
 export interface MessageFields {
   address: Address;
   chainId: number;
@@ -37,6 +39,7 @@ export async function nonceOf(app: NestFastifyApplication): Promise<string> {
   return response.json<{ data: { nonce: string } }>().data.nonce;
 }
 
+/** The envelope `POST /api/auth/siwe` answers: the session on success. */
 export interface SignInAnswer {
   success: boolean;
   data?: { token: string; address: Address; chainId: number; expiresAt: number };
