@@ -46,11 +46,14 @@ export const allowanceKey = (spend: Erc20Spend): string =>
  * Unpinned (`block` undefined, the steady state): the state reads ask `latest`, between two
  * `eth_blockNumber`s, the first request of the batch and the last. A node that answers a batch's
  * calls one after another proves one head when both say the same number: heads only grow, so
- * every call between them read that block. geth runs a batch's calls in order in one goroutine
- * (rpc/handler.go, handleBatch); Hardhat starts them in order (jsonrpc/handler.js maps the batch
- * in order) on EDR, which takes one lock per call, and mines only on a transaction. When they
- * differ (a block mined during the batch: rare, the node answers a batch in milliseconds), the
- * caller re-sends it pinned to the later one.
+ * every call between them read that block. geth does (go-ethereum rpc/handler.go, handleBatch:
+ * `for _, msg := range calls { h.handleCallMsg(cp, msg) }` on one goroutine); Hardhat starts them
+ * in order (hardhat/internal/hardhat-network/jsonrpc/handler.js maps the batch in order) and mines
+ * only on a transaction, so its head moves between two calls only then. When they differ (a block
+ * mined while the node answered: rare, a node answers a batch in milliseconds), the caller re-sends
+ * the batch pinned to the later head. Not proved: a node that runs a batch's calls concurrently
+ * (Erigon's maxBatchConcurrency) or a load balancer that splits a batch across backends; point
+ * RPC_URL_<id> at one node that answers in order (docs/chains-and-transactions.md).
  *
  * Why not pin every batch to the last head seen (the first round did): on a live chain the head
  * moves every block, so after each block the first check learned it was stale and paid a second
