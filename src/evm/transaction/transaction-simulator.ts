@@ -5,6 +5,7 @@ import type { ChainInfo } from '../chains/chains.config';
 import { ActionException } from '../../contract/action.exception';
 import { ChainRpc, rpcFailureKind } from '../chains/chain-rpc';
 import { formatAmount } from './amounts';
+import { coin, GAS_CEILING, gasShortfall, shortfall } from './shortfall';
 import {
   allowanceKey,
   type BatchCandidate,
@@ -17,6 +18,7 @@ import { approvalAmount, ERC20_ALLOWANCE_ABI, type Erc20Spend } from './erc20-sp
 import { explainRevert, revertDataOf } from './revert-reason';
 
 export { ERC20_ALLOWANCE_ABI, type Erc20Spend } from './erc20-spend';
+export { GAS_CEILING } from './shortfall';
 
 export type Verdict =
   | { kind: 'lands' }
@@ -35,15 +37,6 @@ export type Assessment =
   | { kind: 'refused'; refusal: ActionException };
 
 type Settled<T> = PromiseSettledResult<T>;
-
-/**
- * Gas that a transaction sending the coin is assumed to need at most when no estimate is asked:
- * several times a token transfer or a V2 swap. A wallet holding the value plus this much gas at
- * the batch's gas price is not asked for an estimate (the batch carries none, so a check costs one
- * round trip whatever the candidates); one holding less gets the chosen candidate's estimate, in
- * one more round trip, before it is answered or refused.
- */
-export const GAS_CEILING = 1_000_000n;
 
 /**
  * Checks transactions as their signer would send them, in one JSON-RPC batch reading one block
@@ -115,7 +108,7 @@ export class TransactionSimulator {
     if (value > 0n) {
       const price = this.known(chain, state.gasPrice);
       if (tx.gas !== undefined) {
-        const refusal = this.gasShortfall(chain, native, value, tx.gas * price);
+        const refusal = gasShortfall(chain, native, value, tx.gas * price);
         if (refusal) return refused(refusal);
       } else if (native < value + GAS_CEILING * price) {
         return { kind: 'lands', data: call.value.data, gasToCheck: true };
@@ -147,26 +140,8 @@ export class TransactionSimulator {
     );
     const native = this.known(chain, state.balance);
     const price = this.known(chain, state.gasPrice);
-    const refusal = this.gasShortfall(
-      chain,
-      native,
-      tx.value ?? 0n,
-      this.known(chain, gas) * price,
-    );
+    const refusal = gasShortfall(chain, native, tx.value ?? 0n, this.known(chain, gas) * price);
     if (refusal) throw refusal;
-  }
-
-  private gasShortfall(
-    chain: ChainInfo,
-    native: bigint,
-    value: bigint,
-    fee: bigint,
-  ): ActionException | undefined {
-    const needed = value + fee;
-    if (native >= needed) return undefined;
-    return shortfall(
-      `Not enough ${chain.native.symbol} for this amount plus gas: you have ${coin(native, chain)}; this needs about ${coin(needed, chain)}`,
-    );
   }
 
   /**
@@ -220,13 +195,6 @@ export class TransactionSimulator {
 }
 
 const refused = (refusal: ActionException): Assessment => ({ kind: 'refused', refusal });
-
-const coin = (units: bigint, chain: ChainInfo): string =>
-  `${formatAmount(units, chain.native.decimals)} ${chain.native.symbol}`;
-
-function shortfall(reason: string): ActionException {
-  return new ActionException(HttpStatus.BAD_REQUEST, reason, { code: 'INSUFFICIENT_BALANCE' });
-}
 
 function approveCall(
   client: PublicClient,
