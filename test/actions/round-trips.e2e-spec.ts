@@ -32,14 +32,16 @@ import { RpcRecorder } from '../support/rpc.recorder';
  *   best-swap USDC→WAVAX (2 pools, approved): 2 batches, 9 calls (2 reserves, then 7 checks);
  *   best-swap AVAX→USDC (2 pools, coin in): 2 batches, 7 calls (2 reserves, then 5 checks);
  *   the tip: no call (the platform's client builds the transfer; this service is never asked).
- * Since: the same calls for send-token and mint-nft in 1 batch (eth_blockNumber, the pin's check,
- * in place of eth_gasPrice, needed only for a coin transfer's gas). best-swap is 1 batch of 10:
- * the reserves, then every route's swap dry-run (one more eth_call per route, and for coin in its
- * gas estimate), where the old code ran the chosen route's alone.
+ * Since (issue 37): 1 batch for every answer, whatever blocks come between answers. Its state
+ * reads ask `latest` between two eth_blockNumber (the batch's first call and its last: equal, they
+ * prove one block); the views go in one deployless multicall when there are two or more; no gas
+ * estimate rides in the batch (GAS_CEILING). Measured: send-token (USDC) 6 calls, mint-nft 5 (the
+ * second head is the one call more), best-swap USDC→WAVAX 7, AVAX→USDC 8 (the reserves in one
+ * eth_call, a dry run per route, the gas price for the coin).
  */
 const FUJI = 43113;
 /** The figures above, as bounds: a change that adds a call fails here. */
-const MOST_CALLS = { sendToken: 5, mint: 4, swapTokenIn: 10, swapCoinIn: 10 };
+const MOST_CALLS = { sendToken: 6, mint: 5, swapTokenIn: 7, swapCoinIn: 8 };
 
 describe('round trips to the node per transaction answer', () => {
   let testChain: TestChain;
@@ -85,7 +87,24 @@ describe('round trips to the node per transaction answer', () => {
     calls: recorder.calls.length,
   });
 
-  it('send-token: 1 batch, at most 5 calls', async () => {
+  /**
+   * Batch `i` read one block: its first and last calls are eth_blockNumber, answered the same
+   * number, and every state read between asks `latest`. Returns that block.
+   */
+  function oneBlock(i = 0): bigint {
+    const calls = recorder.requests[i];
+    const answers = recorder.answers[i] as { result?: string }[];
+    expect(calls[0].method).toBe('eth_blockNumber');
+    expect(calls.at(-1)!.method).toBe('eth_blockNumber');
+    expect(answers[0].result).toBe(answers.at(-1)!.result);
+    const tags = calls
+      .filter((c) => ['eth_call', 'eth_getBalance', 'eth_estimateGas'].includes(c.method))
+      .map((c) => c.params?.at(-1));
+    expect(new Set(tags)).toEqual(new Set(['latest']));
+    return BigInt(answers[0].result!);
+  }
+
+  it('send-token: 1 batch, at most 6 calls, one block', async () => {
     const answer = await steady(() =>
       runAction(
         app,
@@ -100,32 +119,59 @@ describe('round trips to the node per transaction answer', () => {
     expect(answer.body.params).toMatchObject({ functionName: 'transfer' });
     expect(counts()).toEqual({ batches: 1, calls: expect.any(Number) });
     expect(counts().calls).toBeLessThanOrEqual(MOST_CALLS.sendToken);
+    oneBlock();
   });
 
-  it('after a block, the check is sent again at the new head: 2 batches once, then 1', async () => {
-    const ask = (): ReturnType<typeof runAction> =>
-      runAction(
-        app,
-        '/api/send-token',
-        { token: 'USDC', recipient: testChain.users[1].address, amount: '1' },
-        wallet(),
-      );
-    await ask();
+  const sendUsdc = (): ReturnType<typeof runAction> =>
+    runAction(
+      app,
+      '/api/send-token',
+      { token: 'USDC', recipient: testChain.users[1].address, amount: '1' },
+      wallet(),
+    );
+  /** A block mined by another wallet's transfer (the local chain mines one per transaction). */
+  const mine = async (): Promise<bigint> => {
     const other = testChain.chain.wallet(testChain.users[1]);
-    await other.sendTransaction({ to: testChain.users[2].address, value: 1n });
-    const head = toHex(await testChain.chain.publicClient.getBlockNumber());
-    recorder.reset();
-    expect((await ask()).status).toBe(200);
-    // The first batch, at the block last seen, learns the head moved; the second reads at it.
-    expect(recorder.requests).toHaveLength(2);
-    const second = recorder.requests[1].filter((c) => c.method === 'eth_getBalance');
-    expect(second.map((c) => c.params?.at(-1))).toEqual([head]);
-    recorder.reset();
-    expect((await ask()).status).toBe(200);
-    expect(recorder.requests).toHaveLength(1);
+    const hash = await other.sendTransaction({ to: testChain.users[2].address, value: 1n });
+    return (await testChain.chain.publicClient.waitForTransactionReceipt({ hash })).blockNumber;
+  };
+
+  it('blocks mined between answers: every answer is still 1 batch, reading the new head', async () => {
+    await sendUsdc();
+    for (let round = 0; round < 3; round++) {
+      const head = await mine();
+      recorder.reset();
+      expect((await sendUsdc()).status).toBe(200);
+      expect(recorder.requests).toHaveLength(1);
+      expect(oneBlock()).toBe(head);
+    }
   });
 
-  it('mint-nft: 1 batch, at most 4 calls', async () => {
+  it('a block mined while the node answers the batch: sent again once, pinned to the new head', async () => {
+    await sendUsdc();
+    recorder.reset();
+    let mined = 0n;
+    recorder.between = async () => {
+      mined = await mine();
+    };
+    expect((await sendUsdc()).status).toBe(200);
+    expect(recorder.requests).toHaveLength(2);
+    const [opening, closing] = [recorder.answers[0] as { result: string }[]].map((a) => [
+      BigInt(a[0].result),
+      BigInt(a.at(-1)!.result),
+    ])[0];
+    expect(closing).toBe(mined);
+    expect(opening).toBe(mined - 1n);
+    // The second batch pins every state read to the later head, and needs no head of its own.
+    const again = recorder.requests[1];
+    expect(again.map((c) => c.method)).not.toContain('eth_blockNumber');
+    const tags = again
+      .filter((c) => ['eth_call', 'eth_getBalance'].includes(c.method))
+      .map((c) => c.params?.at(-1));
+    expect(new Set(tags)).toEqual(new Set([toHex(mined)]));
+  });
+
+  it('mint-nft: 1 batch, at most 5 calls, one block', async () => {
     const mint = async (): Promise<{ status: number; body: Record<string, unknown> }> => {
       const { body, contentType } = await formBody([
         ['image', { bytes: png(64, 64), filename: 'a.png', type: 'image/png' }],
@@ -147,6 +193,7 @@ describe('round trips to the node per transaction answer', () => {
     expect(answer.body.params).toMatchObject({ functionName: expect.stringMatching(/mint/i) });
     expect(counts()).toEqual({ batches: 1, calls: expect.any(Number) });
     expect(counts().calls).toBeLessThanOrEqual(MOST_CALLS.mint);
+    oneBlock();
   });
 
   it('the tip: no call to the node (the client builds the transfer from the published entry)', async () => {
@@ -190,12 +237,9 @@ describe('round trips to the node per transaction answer', () => {
     expect(minimum).toBe((BigInt(args.expectedAmountOut) * 99n) / 100n);
     expect(counts()).toEqual({ batches: 1, calls: expect.any(Number) });
     expect(counts().calls).toBeLessThanOrEqual(most);
-    // Pinned: every state read of the batch names one block, the head the node reports with it.
-    const pinned = recorder.calls
-      .filter((c) => ['eth_call', 'eth_getBalance', 'eth_estimateGas'].includes(c.method))
-      .map((c) => c.params?.at(-1));
-    expect(new Set(pinned)).toEqual(
-      new Set([toHex(await testChain.chain.publicClient.getBlockNumber())]),
-    );
+    expect(oneBlock()).toBe(await testChain.chain.publicClient.getBlockNumber());
+    // The reserves of both pools in one eth_call (the multicall has no `to`: its code rides along).
+    const calls = recorder.calls.filter((c) => c.method === 'eth_call');
+    expect(calls.filter((c) => !(c.params?.[0] as { to?: string }).to)).toHaveLength(1);
   });
 });

@@ -3,9 +3,9 @@
  * the table, or alone with `npx ts-node --transpile-only test/bench/round-trips.ts`. The local
  * chain (startTestChain, Hardhat in this process) sits behind a JSON-RPC proxy that holds each
  * request and each answer 100 ms each way (a round trip, RTT, of 200 ms at the node) and counts
- * batches and calls. Each action answers one request at a time, the same wallet each time (the
- * steady state: nothing mined between answers); the first answers (approvals, the first head of
- * the chain) are not counted.
+ * batches and calls. Each action answers one request at a time, the same wallet each time; the
+ * first answers (approvals) are not counted. The rows marked "a block before each" mine a block
+ * (another wallet's transfer, straight to the chain) before every answer, as a live chain does.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,13 @@ interface Answer {
   body: Record<string, unknown>;
 }
 type Ask = (app: NestFastifyApplication, testChain: TestChain) => Promise<Answer>;
+
+/** A block mined by another wallet's transfer, past the proxy (it is not the service's call). */
+async function mine(testChain: TestChain): Promise<void> {
+  const other = testChain.chain.wallet(testChain.users[1]);
+  const hash = await other.sendTransaction({ to: testChain.users[2].address, value: 1n });
+  await testChain.chain.publicClient.waitForTransactionReceipt({ hash });
+}
 
 const post =
   (path: string, params: Record<string, string>): Ask =>
@@ -55,7 +62,7 @@ const mint: Ask = async (app, testChain) => {
   return { status: response.statusCode, body: response.json() };
 };
 
-const ROWS: [string, Ask][] = [
+const ROWS: [string, Ask, { mine?: boolean }?][] = [
   [
     'send-token (USDC)',
     post('/api/send-token', {
@@ -74,8 +81,22 @@ const ROWS: [string, Ask][] = [
   ],
   ['mint-nft', mint],
   [
+    'send-token (USDC), a block before each',
+    post('/api/send-token', {
+      token: 'USDC',
+      recipient: '0x000000000000000000000000000000000000dEaD',
+      amount: '1',
+    }),
+    { mine: true },
+  ],
+  [
     'best-swap (USDC→WAVAX, 2 pools)',
     post('/api/best-swap', { tokenIn: 'USDC', tokenOut: 'WAVAX', amountIn: '1' }),
+  ],
+  [
+    'best-swap (USDC→WAVAX), a block before each',
+    post('/api/best-swap', { tokenIn: 'USDC', tokenOut: 'WAVAX', amountIn: '1' }),
+    { mine: true },
   ],
   [
     'best-swap (AVAX→USDC, 2 pools)',
@@ -116,12 +137,13 @@ export async function roundTrips(): Promise<string> {
     '|---|---|---|---|---|',
   ];
   try {
-    for (const [name, ask] of ROWS) {
+    for (const [name, ask, { mine: mining = false } = {}] of ROWS) {
       await settle(testChain, await ask(app, testChain));
       await settle(testChain, await ask(app, testChain));
       recorder.reset();
       const times: number[] = [];
       for (let i = 0; i < ANSWERS; i++) {
+        if (mining) await mine(testChain);
         const started = performance.now();
         const answer = await ask(app, testChain);
         times.push(performance.now() - started);

@@ -1,7 +1,16 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeAbiParameters, type Hex, numberToHex } from 'viem';
+import {
+  decodeAbiParameters,
+  decodeFunctionData,
+  deploylessCallViaBytecodeBytecode,
+  encodeAbiParameters,
+  encodeFunctionResult,
+  type Hex,
+  multicall3Abi,
+  numberToHex,
+} from 'viem';
 import type { CountedHandler } from './counting.server';
 
 /** One JSON-RPC call as the fake node received it, for a test to assert what a client asked. */
@@ -55,8 +64,26 @@ export const reservesAnswer = (reserve0: bigint, reserve1: bigint): Hex =>
     [reserve0, reserve1, 0],
   );
 
-/** Every contract answers as a token with 5 units of 6 decimals, and as a pair with deep reserves. */
+/**
+ * Every contract answers as a token with 5 units of 6 decimals, and as a pair with deep reserves;
+ * viem's deployless multicall (no `to`, Multicall3's code and its aggregate3 call as constructor
+ * arguments) answers each of its calls so.
+ */
 function tokenAnswer(call: unknown): Hex {
+  const data = String((call as { data?: string; input?: string }).data ?? '');
+  if (!(call as { to?: string }).to && data.startsWith(deploylessCallViaBytecodeBytecode)) {
+    const [, inner] = decodeAbiParameters(
+      [{ type: 'bytes' }, { type: 'bytes' }],
+      `0x${data.slice(deploylessCallViaBytecodeBytecode.length)}`,
+    );
+    const { args } = decodeFunctionData({ abi: multicall3Abi, data: inner });
+    const calls = args[0] as readonly { callData: Hex }[];
+    return encodeFunctionResult({
+      abi: multicall3Abi,
+      functionName: 'aggregate3',
+      result: calls.map((c) => ({ success: true, returnData: tokenAnswer({ data: c.callData }) })),
+    });
+  }
   const selector = String((call as { data?: string; input?: string }).data ?? '').slice(0, 10);
   switch (selector) {
     case '0x95d89b41': // symbol()

@@ -19,6 +19,13 @@ export class RpcRecorder {
    * test can prove what travelled together.
    */
   readonly requests: RpcCall[][] = [];
+  /** The node's answer to each request, by the same index (a batch's answers as an array). */
+  readonly answers: unknown[] = [];
+  /**
+   * When set, the next batch reaches the node in two parts, its first call then the rest, with
+   * this run between them (then it is cleared): a test mines a block "while the node answers".
+   */
+  between?: () => Promise<void>;
 
   private constructor(
     private readonly server: Server,
@@ -60,6 +67,7 @@ export class RpcRecorder {
   /** Forgets what was recorded, so a test counts only its own calls. */
   reset(): void {
     this.requests.length = 0;
+    this.answers.length = 0;
   }
 
   /** Closes every connection, then the server. */
@@ -77,15 +85,36 @@ export class RpcRecorder {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const parsed = JSON.parse(body) as RpcCall | RpcCall[];
-    this.requests.push(Array.isArray(parsed) ? parsed : [parsed]);
+    const index = this.requests.push(Array.isArray(parsed) ? parsed : [parsed]) - 1;
     await pause(delayMs);
-    const response = await fetch(target, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
-    });
-    return { status: response.status, body: await response.text() };
+    const between = Array.isArray(parsed) && parsed.length > 1 ? this.between : undefined;
+    let answer: { status: number; body: string };
+    if (between && Array.isArray(parsed)) {
+      this.between = undefined;
+      const first = await post(target, JSON.stringify([parsed[0]]));
+      await between();
+      const rest = await post(target, JSON.stringify(parsed.slice(1)));
+      const joined = [...(JSON.parse(first.body) as []), ...(JSON.parse(rest.body) as [])];
+      answer = { status: rest.status, body: JSON.stringify(joined) };
+    } else {
+      answer = await post(target, body);
+    }
+    try {
+      this.answers[index] = JSON.parse(answer.body);
+    } catch {
+      this.answers[index] = answer.body;
+    }
+    return answer;
   }
+}
+
+async function post(target: string, body: string): Promise<{ status: number; body: string }> {
+  const response = await fetch(target, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  return { status: response.status, body: await response.text() };
 }
 
 const pause = (ms: number): Promise<void> =>

@@ -132,8 +132,11 @@ export class TransactionBuilder {
     }
     if (!from) throw signerNeeded();
     const txs = plan.candidates.map(unsigned);
-    const { run, answer, state } = await chooseChecked(this.simulator, chain, from, plan, txs);
+    const choice = await chooseChecked(this.simulator, chain, from, plan, txs);
+    const { run, answer, state } = choice;
     if (run.kind === 'refused') throw run.refusal!;
+    // The answer may differ from its candidate only in ways that keep the same value and gas use.
+    if (choice.gasToCheck) await this.simulator.gasCheck(chain, state, from, unsigned(answer));
     if (run.kind === 'approve' && answer.spend) {
       const verdict = await this.simulator.approval(
         chain,

@@ -5,11 +5,11 @@ import type { ChainInfo } from '../chains/chains.config';
 import { ActionException } from '../../contract/action.exception';
 import { ChainRpc, rpcFailureKind } from '../chains/chain-rpc';
 import { formatAmount } from './amounts';
+import { coin, GAS_CEILING, gasShortfall, shortfall } from './shortfall';
 import {
   allowanceKey,
   type BatchCandidate,
   type ChainRead,
-  ChainHeads,
   gather,
   type Gathered,
   settle,
@@ -18,6 +18,7 @@ import { approvalAmount, ERC20_ALLOWANCE_ABI, type Erc20Spend } from './erc20-sp
 import { explainRevert, revertDataOf } from './revert-reason';
 
 export { ERC20_ALLOWANCE_ABI, type Erc20Spend } from './erc20-spend';
+export { GAS_CEILING } from './shortfall';
 
 export type Verdict =
   | { kind: 'lands' }
@@ -26,8 +27,11 @@ export type Verdict =
 
 /** One candidate judged on a batch's state, without asking the node again. */
 export type Assessment =
-  /** `data`: what the dry run returned (the call's output, ABI-encoded). */
-  | { kind: 'lands'; data?: Hex }
+  /**
+   * `data`: what the dry run returned (the call's output, ABI-encoded). `gasToCheck`: it sends the
+   * coin and the balance left after the value may not cover its gas: `gasCheck` before answering.
+   */
+  | { kind: 'lands'; data?: Hex; gasToCheck?: boolean }
   /** The spend's allowance falls short: the approval comes first (its dry run is still to do). */
   | { kind: 'approve' }
   | { kind: 'refused'; refusal: ActionException };
@@ -35,18 +39,16 @@ export type Assessment =
 type Settled<T> = PromiseSettledResult<T>;
 
 /**
- * Checks transactions as their signer would send them, in one JSON-RPC batch pinned to one block
- * (check-batch.ts): `eth_call` from the user, the native balance (and, for a value transfer, its
- * gas and the gas price), and for an ERC-20 spend its balance and the spender's allowance. A
+ * Checks transactions as their signer would send them, in one JSON-RPC batch reading one block
+ * (check-batch.ts): `eth_call` from the user, the native balance (and, for a value transfer, the
+ * gas price: see GAS_CEILING), and for an ERC-20 spend its balance and the spender's allowance. A
  * transaction that would fail is refused with a 400 saying why; a node that fails us is a 503,
  * never an answer left unchecked.
  */
 export class TransactionSimulator {
-  private readonly heads = new ChainHeads();
-
   constructor(private readonly rpc: ChainRpc) {}
 
-  /** One batch for every candidate and read, at `block` (the last head seen when not given). */
+  /** One batch for every candidate and read, at `block` (at the node's head when not given). */
   async gather(
     chain: ChainInfo,
     from: Address,
@@ -55,20 +57,17 @@ export class TransactionSimulator {
     block?: bigint,
   ): Promise<Gathered> {
     const client = this.rpc.client(chain);
-    let pinned = block;
-    if (pinned === undefined) {
-      try {
-        pinned = await this.heads.pin(chain, client);
-      } catch (error) {
-        throw this.unavailable(chain, error);
-      }
+    let gathered: Awaited<ReturnType<typeof gather>>;
+    try {
+      gathered = await gather(client, from, block, candidates, reads);
+    } catch (error) {
+      throw this.unavailable(chain, error);
     }
-    const { nonce, ...gathered } = await gather(client, from, pinned, candidates, reads);
+    const { nonce, ...state } = gathered;
     if (nonce.status === 'fulfilled') {
       noteSignerNonce({ chainId: chain.chainId, address: from, nonce: nonce.value });
     }
-    this.heads.saw(chain, gathered.head);
-    return gathered;
+    return state;
   }
 
   /** Candidate `i` on the gathered state: in the order a user needs to hear it. */
@@ -106,15 +105,43 @@ export class TransactionSimulator {
     }
     const call = state.calls[i];
     if (call.status === 'rejected') return refused(this.revert(chain, call.reason, spend, errors));
-    const needed = value + this.known(chain, state.gas[i]) * this.known(chain, state.gasPrice);
-    if (native < needed) {
-      return refused(
-        shortfall(
-          `Not enough ${chain.native.symbol} for this amount plus gas: you have ${coin(native, chain)}; this needs about ${coin(needed, chain)}`,
-        ),
-      );
+    if (value > 0n) {
+      const price = this.known(chain, state.gasPrice);
+      if (tx.gas !== undefined) {
+        const refusal = gasShortfall(chain, native, value, tx.gas * price);
+        if (refusal) return refused(refusal);
+      } else if (native < value + GAS_CEILING * price) {
+        return { kind: 'lands', data: call.value.data, gasToCheck: true };
+      }
     }
     return { kind: 'lands', data: call.value.data };
+  }
+
+  /**
+   * For a candidate assessed `gasToCheck`: its gas estimated at the batch's block (one more round
+   * trip, only for a wallet holding little more than the value) and the refusal when the balance
+   * does not cover the value plus that gas.
+   */
+  async gasCheck(
+    chain: ChainInfo,
+    state: Gathered,
+    from: Address,
+    tx: BatchCandidate['tx'],
+  ): Promise<void> {
+    const client = this.rpc.client(chain);
+    const gas = await settle(
+      client.estimateGas({
+        account: from,
+        to: tx.to,
+        data: tx.data,
+        value: tx.value,
+        blockNumber: state.block,
+      }),
+    );
+    const native = this.known(chain, state.balance);
+    const price = this.known(chain, state.gasPrice);
+    const refusal = gasShortfall(chain, native, tx.value ?? 0n, this.known(chain, gas) * price);
+    if (refusal) throw refusal;
   }
 
   /**
@@ -168,13 +195,6 @@ export class TransactionSimulator {
 }
 
 const refused = (refusal: ActionException): Assessment => ({ kind: 'refused', refusal });
-
-const coin = (units: bigint, chain: ChainInfo): string =>
-  `${formatAmount(units, chain.native.decimals)} ${chain.native.symbol}`;
-
-function shortfall(reason: string): ActionException {
-  return new ActionException(HttpStatus.BAD_REQUEST, reason, { code: 'INSUFFICIENT_BALANCE' });
-}
 
 function approveCall(
   client: PublicClient,
