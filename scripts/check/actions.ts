@@ -20,6 +20,8 @@ export interface ActionUnderCheck {
   samples: readonly Sample[] | undefined;
   /** As published: file and image parameters make the sample a multipart request. */
   params: readonly ActionParameter[];
+  /** OpenAPI names a security scheme: the action declares `user: 'verified'`. */
+  verified?: boolean;
 }
 
 const record = (value: unknown): Record<string, unknown> =>
@@ -151,6 +153,9 @@ async function runSample(
   }
   const { ms } = answer;
   const body = jsonOf(answer);
+  // Without a user's session (which only their wallet can sign), what can be checked is that the
+  // deployment asks for one, as the platform's client will see it.
+  if (action.verified) return sessionAsked(row, answer, body);
   if (answer.status < 200 || answer.status > 299) {
     const { error, code } = refusal(body);
     const detail = `${answer.status}${code ? ` ${code}` : ''}: ${error}`;
@@ -164,6 +169,21 @@ async function runSample(
   return problem
     ? { ...row, result: 'FAIL', detail: `${answer.status}: ${problem}`, ms }
     : { ...row, result: 'PASS', detail: `${answer.status}, ${action.mode} mode answer`, ms };
+}
+
+/** A verified action's sample, sent without a session: 401 UNVERIFIED_USER naming how to sign in. */
+function sessionAsked(row: { what: string; target: string }, answer: Answer, body: unknown): Row {
+  const { error, code } = refusal(body);
+  const challenge = answer.headers.get('www-authenticate') ?? '';
+  const asked = answer.status === 401 && code === 'UNVERIFIED_USER' && /^Bearer/i.test(challenge);
+  return asked
+    ? { ...row, result: 'PASS', detail: '401, asks for a session (user: verified)', ms: answer.ms }
+    : {
+        ...row,
+        result: 'FAIL',
+        detail: `${answer.status}${code ? ` ${code}` : ''}: ${error} (a verified action must ask for a session)`,
+        ms: answer.ms,
+      };
 }
 
 /** The preflight, then each declared sample in turn (SKIP when the action declares none). */

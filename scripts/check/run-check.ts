@@ -61,6 +61,16 @@ function samplesByPath(document: Json): Map<string, Sample[]> {
   return samples;
 }
 
+/** The POST operations that name a security scheme: actions that need a verified user. */
+function verifiedPaths(document: Json): Set<string> {
+  const paths = new Set<string>();
+  for (const [path, item] of Object.entries(record(document.paths))) {
+    const { security } = record(record(item).post);
+    if (Array.isArray(security) && security.length > 0) paths.add(path);
+  }
+  return paths;
+}
+
 /** The icon a document names answers as an image (when it is the deployment's own). */
 async function iconRow(icon: unknown, base: URL, options: CheckOptions): Promise<Row | undefined> {
   if (typeof icon !== 'string' || publishedUrlProblems(icon, base, 'icon').length > 0)
@@ -114,6 +124,7 @@ export async function runCheck(options: CheckOptions): Promise<Row[]> {
   const openApi = await getJson(options, 'API document', '/api/openapi.json');
   rows.push(openApi.row);
   const samples = openApi.body ? samplesByPath(openApi.body) : new Map<string, Sample[]>();
+  const verified = openApi.body ? verifiedPaths(openApi.body) : new Set<string>();
   const checked = new Set<string>();
   const wanted = options.actions;
   for (const app of miniApps) {
@@ -159,6 +170,7 @@ export async function runCheck(options: CheckOptions): Promise<Row[]> {
         mode: action.responseType === 'data' ? 'data' : 'transaction',
         samples: openApi.body ? (samples.get(pathname) ?? undefined) : undefined,
         params: list(action.params) as ActionParameter[],
+        verified: verified.has(pathname),
       };
       rows.push(...(await checkAction(target, options)));
     }

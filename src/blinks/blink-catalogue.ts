@@ -6,6 +6,13 @@ import { ActionRegistry } from '../kit/action.registry';
 import { MiniAppDocuments } from '../publishing/mini-app-documents';
 import { blinkParameters } from './blink-parameters';
 
+/**
+ * Why a `user: 'verified'` action has no working blink: a blink client sends only `{account}`,
+ * never a session, so the action would refuse every click.
+ */
+export const VERIFIED_PROBLEM =
+  'This action shows a signed-in user their own data: blinks cannot sign in, so use the mini-app';
+
 /** Where every blink is served: `/api/blinks/<name>`, name being the action path's last segment. */
 export const BLINKS_ROUTE = '/api/blinks';
 
@@ -47,7 +54,8 @@ export class BlinkCatalogue {
           `Actions ${taken.action.path} and ${action.path} would both be the blink ${blinkPath(name)}: rename one path's last segment`,
         );
       }
-      this.byName.set(name, blink(name, action));
+      const verified = registry.find(action.path)?.user === 'verified';
+      this.byName.set(name, blink(name, action, verified));
     }
   }
 
@@ -91,11 +99,12 @@ export class BlinkCatalogue {
   }
 }
 
-function blink(name: string, action: DynamicAction): Blink {
+function blink(name: string, action: DynamicAction, verified: boolean): Blink {
   const blockchainIds = declaredChains(action).map(caip2);
   const mapped = blinkParameters(action.params ?? []);
-  if ('problem' in mapped) {
-    return { name, action, blockchainIds, href: blinkPath(name), problem: mapped.problem };
+  const problem = verified ? VERIFIED_PROBLEM : 'problem' in mapped ? mapped.problem : undefined;
+  if (problem !== undefined || 'problem' in mapped) {
+    return { name, action, blockchainIds, href: blinkPath(name), problem };
   }
   const { parameters } = mapped;
   const query = parameters.map((p) => `${p.name}={${p.name}}`).join('&');

@@ -93,6 +93,14 @@ describe('npm run check against the dev loop, offline', () => {
         'POST /api/best-swap',
       ]),
     );
+    // A verified action's sample, sent without a session (only the user's wallet signs one).
+    expect(rows).toContainEqual([
+      'sample 1',
+      'POST /api/my-transactions',
+      'PASS',
+      '401, asks for a session (user: verified)',
+      expect.stringMatching(/ms$/),
+    ]);
     expect(stdout).toMatch(/^WHAT +TARGET +RESULT +DETAIL +TIME$/m);
     expect(stdout).toMatch(/: \d+ passed, 0 failed, \d+ skipped\n$/);
   }, 60_000);

@@ -35,4 +35,5 @@ export const myTransactionsAction = defineAction({
   params: MyTransactionsParams,
   responseType: 'data',
   user: 'verified',
+  samples: [{ params: { limit: 5 } }],
 });

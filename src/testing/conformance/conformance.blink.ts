@@ -44,11 +44,14 @@ function documentProblems(
       problems.push(`it has no ${field}`);
   }
   const mapped = blinkParameters(target.params);
-  if ('problem' in mapped) {
+  const verified = target.declaration.user === 'verified';
+  if ('problem' in mapped || verified) {
+    const why =
+      'problem' in mapped
+        ? `a parameter the spec cannot show (${mapped.problem})`
+        : 'it needs a verified user';
     if (blink.disabled !== true || typeof blink.error?.message !== 'string') {
-      problems.push(
-        `a parameter the spec cannot show (${mapped.problem}) is not disabled with an error`,
-      );
+      problems.push(`${why}, but it is not disabled with an error`);
     }
     return problems;
   }
