@@ -30,6 +30,9 @@ module.exports = {
   // Jest's default (one worker fewer than the cores) is one worker on CI's 2 cores; the suites
   // mostly wait on local servers and chains, so two share the cores well and halve the run.
   maxWorkers: Math.max(2, require('node:os').availableParallelism() - 1),
+  // Hooks boot apps and chains: work, not waiting, which on a loaded 2-core CI can outlast Jest's
+  // 5 s (a global option: projects cannot set it). What a test waits for, it waits on events.
+  testTimeout: 30_000,
   projects: [
     { ...base, displayName: 'unit', rootDir: 'src', testRegex: '.*\\.spec\\.ts$' },
     { ...base, displayName: 'e2e', rootDir: 'test', testRegex: '.*\\.e2e-spec\\.ts$' },

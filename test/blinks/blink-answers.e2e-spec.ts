@@ -49,7 +49,8 @@ describe('Blinks: documents, data actions and refusals', () => {
       env: { ALLOWED_ORIGINS: 'https://app.sherry.social', RATE_LIMIT_USER_MAX: '3' },
       actions: [CalculatorModule, SendTokenModule, MintNftModule],
     });
-  });
+    // A boot's work, not a wait: on a loaded 2-core CI it can take longer than Jest's 5 s.
+  }, 60_000);
   afterAll(() => app.close());
 
   it('maps every blink in actions.json, with the action headers', async () => {
