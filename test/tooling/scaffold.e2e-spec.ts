@@ -185,8 +185,12 @@ describe('npm run new:action (in a copy of the project)', () => {
     );
     expectSuccess(spend);
     expect(spend.stdout).toContain('spending an ERC-20 through a contract');
+    // A data action only a signed-in user may call, beside the shipped one that needs it too.
+    const verified = await newAction(dir, 'secret-note', '--verified', '--mini-app', 'account');
+    expectSuccess(verified);
     expect(read('src/actions/chain-note/chain-note.service.ts')).toContain('this.chains.read(');
     expect(read('src/actions/pay-note/pay-note.service.ts')).toContain('spend: {');
+    expect(read('src/actions/secret-note/secret-note.action.ts')).toContain("user: 'verified'");
 
     const added = Object.keys(snapshot(dir)).filter((file) => !(file in before));
     expect(added.sort()).toEqual(
@@ -200,19 +204,22 @@ describe('npm run new:action (in a copy of the project)', () => {
         'src/actions/pay-note',
         'test/actions/chain-note.e2e-spec.ts',
         'test/actions/pay-note.e2e-spec.ts',
+        'src/actions/secret-note',
+        'test/actions/secret-note.e2e-spec.ts',
         ...['action', 'controller', 'module', 'service', 'service.spec'].flatMap((kind) =>
-          ['hello-note', 'tip-jar', 'chain-note', 'pay-note'].map(
+          ['hello-note', 'tip-jar', 'chain-note', 'pay-note', 'secret-note'].map(
             (action) => `src/actions/${action}/${action}.${kind}.ts`,
           ),
         ),
       ].sort(),
     );
-    const printed = data.stdout + transaction.stdout + chain.stdout + spend.stdout;
+    const printed =
+      data.stdout + transaction.stdout + chain.stdout + spend.stdout + verified.stdout;
     for (const file of added.filter((f) => f.endsWith('.ts'))) {
       expect(printed).toContain(`created  ${file}`);
     }
     expect(read('src/actions/index.ts')).toMatch(
-      /\n {2}HelloNoteModule,\n {2}TipJarModule,\n {2}ChainNoteModule,\n {2}PayNoteModule,\n\];/,
+      /\n {2}HelloNoteModule,\n {2}TipJarModule,\n {2}ChainNoteModule,\n {2}PayNoteModule,\n {2}SecretNoteModule,\n\];/,
     );
     expect(read('src/actions/mini-apps.ts')).toMatch(/\n {2}HELLO_NOTE_MINI_APP,\n\];/);
     expect(read('src/actions/tip-jar/tip-jar.action.ts')).toContain('miniApp: TOOLS_MINI_APP');
@@ -241,6 +248,8 @@ describe('npm run new:action (in a copy of the project)', () => {
       'src/actions/tip-jar',
       'src/actions/chain-note',
       'src/actions/pay-note',
+      'src/actions/secret-note',
+      'test/actions/secret-note.e2e-spec.ts',
       'test/actions/chain-note.e2e-spec.ts',
       'test/actions/pay-note.e2e-spec.ts',
       'src/actions/index.ts',
@@ -251,7 +260,7 @@ describe('npm run new:action (in a copy of the project)', () => {
     expectSuccess(await node('eslint/bin/eslint.js', '--max-warnings=0', ...generated));
 
     const report = join(dir, 'jest-report.json');
-    const actions = ['hello-note', 'tip-jar', 'chain-note', 'pay-note'];
+    const actions = ['hello-note', 'tip-jar', 'chain-note', 'pay-note', 'secret-note'];
     const specs = actions.flatMap((a) => [`src/actions/${a}`, `test/actions/${a}`]);
     // One run, one worker: the copy's suites share CI's cores with the rest of npm test. The
     // types were checked above (tsc, the whole copy): ts-jest only transpiles here, as ts-node
@@ -274,7 +283,7 @@ describe('npm run new:action (in a copy of the project)', () => {
       testResults: { name: string; assertionResults: { fullName: string; status: string }[] }[];
     };
     expect([results.numTotalTestSuites, results.numFailedTests]).toEqual([
-      8 + ENUMERATING.length,
+      2 * actions.length + ENUMERATING.length,
       0,
     ]);
     const ran = results.testResults.map((suite) => relative(realpathSync(dir), suite.name));
