@@ -41,39 +41,43 @@ describe('An upstream that stalls', () => {
       body: JSON.stringify({ params }),
     });
 
-  it('ends stalled requests at the timeout while other actions keep answering', async () => {
-    let settled = 0;
-    const started = performance.now();
-    const stalled = Array.from({ length: 20 }, (_, i) =>
-      post('/api/weather', { city: `City ${i}` }).then(async (r) => {
-        settled++;
-        return {
-          status: r.status,
-          body: (await r.json()) as Record<string, unknown>,
-          ms: performance.now() - started,
-        };
-      }),
-    );
+  it(
+    'ends stalled requests at the timeout while other actions keep answering',
+    async () => {
+      let settled = 0;
+      const started = performance.now();
+      const stalled = Array.from({ length: 20 }, (_, i) =>
+        post('/api/weather', { city: `City ${i}` }).then(async (r) => {
+          settled++;
+          return {
+            status: r.status,
+            body: (await r.json()) as Record<string, unknown>,
+            ms: performance.now() - started,
+          };
+        }),
+      );
 
-    const calculator = await post('/api/calculator', { operation: 'add', a: 1, b: 2 });
-    expect(calculator.status).toBe(200);
-    expect(((await calculator.json()) as { data: { result: number } }).data.result).toBe(3);
-    // The event loop answered the calculator while every stalled request was still waiting.
-    expect(settled).toBe(0);
+      const calculator = await post('/api/calculator', { operation: 'add', a: 1, b: 2 });
+      expect(calculator.status).toBe(200);
+      expect(((await calculator.json()) as { data: { result: number } }).data.result).toBe(3);
+      // The event loop answered the calculator while every stalled request was still waiting.
+      expect(settled).toBe(0);
 
-    const answers = await Promise.all(stalled);
-    for (const { status, body, ms } of answers) {
-      expect(status).toBe(500);
-      expect(body.error).toMatch(/timed out/);
-      // Bounded by the timeout (generous margin; the stall itself lasts 25 timeouts).
-      expect(ms).toBeLessThan(TIMEOUT_MS * 10);
-    }
-    // Every call the geocoder received is abandoned by the service. Only EXTERNAL_MAX_CONCURRENCY
-    // (16) go out at once; one still waiting for a slot at its deadline is never sent, which
-    // on a loaded machine some are, so the count waited for is what arrived, not 20.
-    const received = upstream.requests.filter((r) => r.path === '/geo').length;
-    expect(received).toBeGreaterThanOrEqual(16);
-    await upstream.waitForAborted(received);
-    // Above the bound asserted on each answer, so a slow machine fails on it, not on Jest's 5 s.
-  }, TIMEOUT_MS * 12);
+      const answers = await Promise.all(stalled);
+      for (const { status, body, ms } of answers) {
+        expect(status).toBe(500);
+        expect(body.error).toMatch(/timed out/);
+        // Bounded by the timeout (generous margin; the stall itself lasts 25 timeouts).
+        expect(ms).toBeLessThan(TIMEOUT_MS * 10);
+      }
+      // Every call the geocoder received is abandoned by the service. Only EXTERNAL_MAX_CONCURRENCY
+      // (16) go out at once; one still waiting for a slot at its deadline is never sent, which
+      // on a loaded machine some are, so the count waited for is what arrived, not 20.
+      const received = upstream.requests.filter((r) => r.path === '/geo').length;
+      expect(received).toBeGreaterThanOrEqual(16);
+      await upstream.waitForAborted(received);
+      // Above the bound asserted on each answer, so a slow machine fails on it, not on Jest's 5 s.
+    },
+    TIMEOUT_MS * 12,
+  );
 });
