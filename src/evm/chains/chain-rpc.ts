@@ -13,10 +13,11 @@ import {
 } from 'viem';
 import { type ChainInfo, CHAINS_CONFIG, type ChainsConfig } from './chains.config';
 import { ActionException } from '../../contract/action.exception';
-import { type RpcFetch, UpstreamBounds } from '../../outbound/http/upstream-bounds';
+import { UpstreamBounds } from '../../outbound/http/upstream-bounds';
 import { findRefusal } from '../../outbound/http/upstream-refusal.exception';
 import { UpstreamError } from '../../outbound/http/upstream.error';
-import { checkRpcAnswers, RpcAnswerError } from './rpc-answers';
+import { checkedFetch, RpcAnswerError } from './rpc-answers';
+import { RpcBatch } from './rpc-batch';
 import { limitLog } from '../../telemetry/logging/log-limiter';
 import { logText } from '../../telemetry/logging/log-text';
 
@@ -105,17 +106,6 @@ function revertReason(error: unknown): string {
   return reasonText(text) || 'reverted';
 }
 
-/** Each answer's shape is checked before viem reads it (its formatters trust what nodes send). */
-function checkedFetch(fetchFn: RpcFetch): RpcFetch {
-  return async (input, init) => {
-    const response = await fetchFn(input, init);
-    if (!response.ok) return response;
-    const text = checkRpcAnswers(init?.body, await response.text());
-    const { status, statusText, headers } = response;
-    return new Response(text, { status, statusText, headers });
-  };
-}
-
 /**
  * viem clients per configured chain: JSON-RPC calls made in the same tick travel as one batch,
  * each bounded by EXTERNAL_TIMEOUT_MS (wait for a slot included) and never retried (the user is
@@ -127,6 +117,7 @@ function checkedFetch(fetchFn: RpcFetch): RpcFetch {
 export class ChainRpc {
   private readonly logger = new Logger(ChainRpc.name);
   private readonly clients = new Map<number, PublicClient>();
+  private readonly batches = new Map<number, RpcBatch>();
 
   constructor(
     @Inject(CHAINS_CONFIG) private readonly config: ChainsConfig,
@@ -145,12 +136,26 @@ export class ChainRpc {
           batch: { wait: 0 },
           timeout: this.config.timeoutMs,
           retryCount: 0,
-          fetchFn: checkedFetch(this.bounds.fetchFn(this.config.timeoutMs, `rpc_${chain.chainId}`)),
+          fetchFn: this.fetchFn(chain),
         }),
       });
       this.clients.set(chain.chainId, client);
     }
     return client;
+  }
+
+  /** The chain's sender of one-request batches (RpcBatch), through the same bounds and checks. */
+  batch(chain: ChainInfo): RpcBatch {
+    let batch = this.batches.get(chain.chainId);
+    if (!batch) {
+      batch = new RpcBatch(chain.rpcUrl, this.fetchFn(chain), this.config.timeoutMs);
+      this.batches.set(chain.chainId, batch);
+    }
+    return batch;
+  }
+
+  private fetchFn(chain: ChainInfo): ReturnType<typeof checkedFetch> {
+    return checkedFetch(this.bounds.fetchFn(this.config.timeoutMs, `rpc_${chain.chainId}`));
   }
 
   /** Runs calls against a chain: a revert is a 400 (the transaction would fail), the rest 500s. */

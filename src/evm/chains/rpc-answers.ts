@@ -1,4 +1,5 @@
 import { BaseError } from 'viem';
+import type { RpcFetch } from '../../outbound/http/upstream-bounds';
 
 /**
  * A node answered with something that is not what JSON-RPC says the method returns (a block as
@@ -170,3 +171,14 @@ function boundErrors(answers: unknown[]): boolean {
 
 const named = (sent: readonly SentCall[]): string =>
   sent.length === 1 ? sent[0].method : `a batch of ${sent.length} calls`;
+
+/** Each answer's shape is checked before viem reads it (its formatters trust what nodes send). */
+export function checkedFetch(fetchFn: RpcFetch): RpcFetch {
+  return async (input, init) => {
+    const response = await fetchFn(input, init);
+    if (!response.ok) return response;
+    const text = checkRpcAnswers(init?.body, await response.text());
+    const { status, statusText, headers } = response;
+    return new Response(text, { status, statusText, headers });
+  };
+}

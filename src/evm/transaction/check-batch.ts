@@ -1,4 +1,15 @@
-import type { Abi, Address, Hex, PublicClient } from 'viem';
+import {
+  type Abi,
+  type Address,
+  formatTransactionRequest,
+  type Hex,
+  hexToBigInt,
+  hexToNumber,
+  numberToHex,
+} from 'viem';
+import { getCallError } from 'viem/utils';
+import type { RpcBatch, RpcCall } from '../chains/rpc-batch';
+import { multicall3Code, viewsCall } from './batch-views';
 import { ERC20_ALLOWANCE_ABI, type Erc20Spend } from './erc20-spend';
 import type { UnsignedTransaction } from './tx-serialization';
 
@@ -40,11 +51,12 @@ export const allowanceKey = (spend: Erc20Spend): string =>
   `${spend.token.address.toLowerCase()}:${spend.spender?.toLowerCase()}`;
 
 /**
- * Every read and dry run of a check in ONE JSON-RPC batch (viem's batching transport sends the
- * requests made in one tick together, in the order they were made), all of them reading one block.
+ * Every read and dry run of a check in ONE JSON-RPC batch (RpcBatch: the calls written out here,
+ * in this order, and answered with viem's decoders and errors), all of them reading one block.
  *
  * Unpinned (`block` undefined, the steady state): the state reads ask `latest`, between two
- * `eth_blockNumber`s, the first request of the batch and the last. A node that answers a batch's
+ * `eth_blockNumber`s, the first call of the check and its last (checks of the same turn share an
+ * HTTP request, each one's calls together and in order). A node that answers a batch's
  * calls one after another proves one head when both say the same number: heads only grow, so
  * every call between them read that block. geth does (go-ethereum rpc/handler.go, handleBatch:
  * `for _, msg := range calls { h.handleCallMsg(cp, msg) }` on one goroutine); Hardhat starts them
@@ -67,13 +79,13 @@ export const allowanceKey = (spend: Erc20Spend): string =>
  * intent) and the gas price are not state reads at a block.
  */
 export async function gather(
-  client: PublicClient,
+  batch: RpcBatch,
   from: Address,
   block: bigint | undefined,
   candidates: readonly BatchCandidate[],
   reads: readonly ChainRead[],
 ): Promise<Gathered & { nonce: Settled<number> }> {
-  const at = block === undefined ? {} : { blockNumber: block };
+  const tag = block === undefined ? 'latest' : numberToHex(block);
   const spends = candidates.flatMap((c) => (c.spend ? [c.spend] : []));
   const tokens = unique(spends, (s) => s.token.address.toLowerCase());
   const spenders = unique(
@@ -81,86 +93,101 @@ export async function gather(
     allowanceKey,
   );
   const sendsCoin = candidates.some((c) => (c.tx.value ?? 0n) > 0n);
-  const request = (tx: UnsignedTransaction) =>
-    ({ account: from, to: tx.to, data: tx.data, value: tx.value, ...at }) as const;
-  const views: ChainRead[] = [
-    ...reads,
-    ...tokens.map((s) => ({
-      address: s.token.address,
-      abi: ERC20_ALLOWANCE_ABI,
-      functionName: 'balanceOf',
-      args: [from],
-    })),
-    ...spenders.map((s) => ({
-      address: s.token.address,
-      abi: ERC20_ALLOWANCE_ABI,
-      functionName: 'allowance',
-      args: [from, s.spender!],
-    })),
-  ];
-  const blockNumber = (): Promise<Settled<bigint>> =>
-    settle(client.request({ method: 'eth_blockNumber' }).then(BigInt));
-  // The order of these requests is the order of the batch: the opening head first, the closing last.
-  const opening = block === undefined ? blockNumber() : undefined;
-  const started = {
-    balance: settle(client.getBalance({ address: from, ...at })),
-    gasPrice: sendsCoin ? settle(client.getGasPrice()) : settle(Promise.resolve(0n)),
-    views: readViews(client, views, at),
-    calls: candidates.map((c) => settle(client.call(request(c.tx)))),
+  const account = { address: from, type: 'json-rpc' } as const;
+  const views = viewsCall(
+    [
+      ...reads,
+      ...tokens.map((s) => ({
+        address: s.token.address,
+        abi: ERC20_ALLOWANCE_ABI,
+        functionName: 'balanceOf',
+        args: [from],
+      })),
+      ...spenders.map((s) => ({
+        address: s.token.address,
+        abi: ERC20_ALLOWANCE_ABI,
+        functionName: 'allowance',
+        args: [from, s.spender!],
+      })),
+    ],
+    tag,
+    reads.length + tokens.length + spenders.length > 1 ? await multicall3Code() : '0x',
+  );
+  const calls: RpcCall[] = [];
+  const add = (call: RpcCall): number => calls.push(call) - 1;
+  // The order of the batch: the opening head first, the closing last.
+  const at = {
+    opening: block === undefined ? add({ method: 'eth_blockNumber' }) : -1,
+    balance: add({ method: 'eth_getBalance', params: [from, tag] }),
+    gasPrice: sendsCoin ? add({ method: 'eth_gasPrice' }) : -1,
+    views: views.call ? add(views.call) : -1,
+    calls: candidates.map(({ tx }) =>
+      add({
+        method: 'eth_call',
+        params: [
+          formatTransactionRequest({ account, to: tx.to, data: tx.data, value: tx.value }),
+          tag,
+        ],
+      }),
+    ),
     // For the intent (src/outcomes): a later transaction at this nonce replaces the answer.
-    nonce: settle(client.getTransactionCount({ address: from, blockTag: 'pending' })),
+    nonce: add({ method: 'eth_getTransactionCount', params: [from, 'pending'] }),
+    closing: block === undefined ? add({ method: 'eth_blockNumber' }) : -1,
   };
-  const closing = block === undefined ? blockNumber() : undefined;
-  const viewed = await started.views;
+  const answers = await batch.send(calls);
+  const quantity = (i: number): Settled<bigint> =>
+    map(answers[i], (hex) => hexToBigInt(hex as Hex));
+  const head = (i: number): bigint => {
+    if (i < 0) return block!;
+    const bracket = quantity(i);
+    if (bracket.status === 'rejected') throw bracket.reason;
+    return bracket.value;
+  };
+  const viewed = views.read(answers[at.views]);
   const tokenBalances = viewed.slice(reads.length, reads.length + tokens.length);
   const allowances = viewed.slice(reads.length + tokens.length);
-  const [open, close] = [await opening, await closing];
-  const head = (bracket: Settled<bigint> | undefined): bigint => {
-    if (bracket?.status === 'rejected') throw bracket.reason;
-    return bracket?.value ?? block!;
-  };
   return {
-    block: head(close),
-    consistent: head(open) === head(close),
-    balance: await started.balance,
-    gasPrice: await started.gasPrice,
+    block: head(at.closing),
+    consistent: head(at.opening) === head(at.closing),
+    balance: quantity(at.balance),
+    gasPrice: at.gasPrice < 0 ? { status: 'fulfilled', value: 0n } : quantity(at.gasPrice),
     reads: viewed.slice(0, reads.length),
-    calls: await Promise.all(started.calls),
+    calls: candidates.map(({ tx }, i) => dryRun(answers[at.calls[i]], account, tx, block)),
     tokenBalances: new Map(
       tokens.map((s, i) => [s.token.address.toLowerCase(), tokenBalances[i] as Settled<bigint>]),
     ),
     allowances: new Map(
       spenders.map((s, i) => [allowanceKey(s), allowances[i] as Settled<bigint>]),
     ),
-    nonce: await started.nonce,
+    nonce: map(answers[at.nonce], (hex) => hexToNumber(hex as Hex)),
   };
 }
 
-/** The views in one deployless multicall when there are two or more; a lone view as itself. */
-async function readViews(
-  client: PublicClient,
-  views: readonly ChainRead[],
-  at: { blockNumber?: bigint },
-): Promise<Settled<unknown>[]> {
-  if (views.length < 2) {
-    return Promise.all(
-      views.map((view) => settle<unknown>(client.readContract({ ...view, ...at }))),
-    );
+/** A candidate's eth_call as viem's `call` gives it: `{ data }` (none for `0x`) or its error. */
+function dryRun(
+  answer: Settled<unknown>,
+  account: { address: Address; type: 'json-rpc' },
+  tx: UnsignedTransaction,
+  blockNumber: bigint | undefined,
+): Settled<{ data?: Hex }> {
+  if (answer.status === 'rejected') {
+    const args = { account, to: tx.to, data: tx.data, value: tx.value, blockNumber };
+    return { status: 'rejected', reason: getCallError(answer.reason as never, args) };
   }
-  // batchSize 0: never split into several eth_calls (the views are bounded by configuration).
-  const results = await client.multicall({
-    contracts: views,
-    allowFailure: true,
-    deployless: true,
-    batchSize: 0,
-    ...at,
-  });
-  return results.map((r): Settled<unknown> =>
-    r.status === 'success'
-      ? { status: 'fulfilled', value: r.result }
-      : { status: 'rejected', reason: r.error },
-  );
+  return {
+    status: 'fulfilled',
+    value: { data: answer.value === '0x' ? undefined : (answer.value as Hex) },
+  };
 }
+
+const map = <T, U>(result: Settled<T>, f: (value: T) => U): Settled<U> => {
+  if (result.status === 'rejected') return result;
+  try {
+    return { status: 'fulfilled', value: f(result.value) };
+  } catch (reason) {
+    return { status: 'rejected', reason };
+  }
+};
 
 export const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
   Promise.allSettled([promise]).then(([result]) => result);

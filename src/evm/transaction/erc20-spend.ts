@@ -1,4 +1,4 @@
-import { type Address, parseAbi } from 'viem';
+import { type Address, encodeFunctionData, parseAbi, type PublicClient } from 'viem';
 import type { SpentToken } from './revert-reason';
 
 export const ERC20_ALLOWANCE_ABI = parseAbi([
@@ -28,3 +28,23 @@ export const MAX_APPROVAL_MULTIPLE = 100n;
 
 /** The approval an action asked for, within its bounds (checked by the builder). */
 export const approvalAmount = (spend: Erc20Spend): bigint => spend.approve ?? spend.amount;
+
+/** `approve(spender, amount)` dry-run from the signer at `blockNumber`: it rejects when it would revert. */
+export function approveDryRun(
+  client: PublicClient,
+  from: Address,
+  spend: Erc20Spend,
+  amount: bigint,
+  blockNumber: bigint,
+): Promise<unknown> {
+  return client.call({
+    account: from,
+    to: spend.token.address,
+    blockNumber,
+    data: encodeFunctionData({
+      abi: ERC20_ALLOWANCE_ABI,
+      functionName: 'approve',
+      args: [spend.spender!, amount],
+    }),
+  });
+}

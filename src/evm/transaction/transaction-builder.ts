@@ -1,12 +1,11 @@
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import { type Abi, type AbiFunction, type Address, encodeFunctionData, type Hex } from 'viem';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Address } from 'viem';
 import { ChainRegistry } from '../chains/chain-registry';
 import {
   type ChainInfo,
   TRANSACTION_CONFIG,
   type TransactionConfig,
 } from '../chains/chains.config';
-import { ActionException } from '../../contract/action.exception';
 import type {
   CrossChainInfo,
   ExecutionResponse,
@@ -16,69 +15,14 @@ import { ChainRpc } from '../chains/chain-rpc';
 import { approvalStep, checkSpend } from './approval-step';
 import { estimateFill } from './tx-fill';
 import { TransactionSimulator } from './transaction-simulator';
-import type { Erc20Spend } from './erc20-spend';
 import type { CandidatePlan, ChainRead } from './candidates';
 import { chooseChecked } from './choose-checked';
 import { displayValue, serializeUnsigned, type UnsignedTransaction } from './tx-serialization';
+import type { TransactionSpec } from './transaction-spec';
+import { assertNoShadowing, builderMisuse, fillNeedsSigner, signerNeeded } from './builder-misuse';
+import { unsigned } from './unsigned-tx';
 
-/** A contract call: its ABI fragment (published as `abi`) and its arguments in order. */
-export interface ContractCall {
-  abi: AbiFunction;
-  args: readonly unknown[];
-}
-
-/**
- * What an action asks TransactionBuilder to build: the chain, target and call, with the spend to
- * check and what to show. Left-out fields (nonce, gas, fees) are filled or not per TX_FILL.
- */
-export interface TransactionSpec {
-  /** The chain to build for: the one `ChainRegistry.forRequest` chose. */
-  chainId: number;
-  /** The called contract, or the recipient of a plain transfer. */
-  to: Address;
-  /** Native coin sent along, in wei. */
-  value?: bigint;
-  /** Raw calldata; ignored when `call` is given. */
-  data?: Hex;
-  /** The contract call, encoded into `data` and published as `abi` and `params`. */
-  call?: ContractCall;
-  /** Who signs (TX_FILL=estimate reads its nonce and estimates gas as it); the acting user by default. */
-  from?: Address;
-  /** Kept when set; otherwise the wallet's, or the signer's pending count with TX_FILL=estimate. */
-  nonce?: number;
-  /** Kept when set; otherwise the wallet's, or the node's estimate plus a margin (TX_FILL=estimate). */
-  gas?: bigint;
-  /** EIP-1559 fee cap, kept when set; else the wallet's, or the node's with TX_FILL=estimate. */
-  maxFeePerGas?: bigint;
-  /** EIP-1559 tip, kept when set; otherwise the wallet's, or the node's with TX_FILL=estimate. */
-  maxPriorityFeePerGas?: bigint;
-  /**
-   * `params` for display: the call's function name by default, extra args beside its own. An
-   * extra arg may not take the name of one of the call's (viem's `erc20Abi` `transfer` has
-   * `recipient` and `amount`): the answer would show it in place of what is signed, so the build
-   * is refused (a 500 BUILDER_MISUSE naming both).
-   */
-  display?: { functionName?: string; args?: Record<string, unknown> };
-  /** Details of a cross-chain transaction; the kit fills `destinationChainId` when left out. */
-  crossChain?: CrossChainSpec;
-  /**
-   * The ERC-20 the transaction takes from its signer: the balance is checked before answering
-   * and, with a `spender`, the allowance, answering the exact approval first while it is short.
-   */
-  spend?: Erc20Spend;
-  /** The called contract's custom errors, so its reverts are explained in words. */
-  errors?: Abi;
-}
-
-/** The platform's `crossChain` block as a service writes it: amounts may be bigints. */
-export interface CrossChainSpec {
-  destinationChainId?: number;
-  /** A bigint is published as decimal text; a number as the number (the SDK accepts both). */
-  destinationGasLimit?: bigint | string | number;
-  destinationRecipient?: string;
-  estimatedBridgeFee?: bigint | string;
-  destinationOperation?: unknown;
-}
+export type { ContractCall, CrossChainSpec, TransactionSpec } from './transaction-spec';
 
 /**
  * Builds every transaction-mode answer: encodes the call, checks it lands as the user would send
@@ -191,72 +135,5 @@ export class TransactionBuilder {
       }),
       ...(spec.crossChain && { crossChain: displayValue(spec.crossChain) as CrossChainInfo }),
     };
-  }
-}
-
-/**
- * The action's code asked for something the builder cannot do: the team's bug, not a secret, so
- * the answer names the cause in every environment.
- */
-function builderMisuse(cause: string): ActionException {
-  return new ActionException(
-    HttpStatus.INTERNAL_SERVER_ERROR,
-    `Transaction builder misuse: ${cause}`,
-    {
-      code: 'BUILDER_MISUSE',
-    },
-  );
-}
-
-/** Display args named like the call's own would replace, in `params.args`, what is signed. */
-function assertNoShadowing(call: ContractCall, display: Record<string, unknown> = {}): void {
-  const inputs = call.abi.inputs.map((input, i) => input.name || `arg${i}`);
-  const names = Object.keys(display).filter((name) => inputs.includes(name));
-  if (names.length === 0) return;
-  const quoted = names.map((name) => `"${name}"`).join(', ');
-  const plural = names.length > 1 ? 's' : '';
-  throw builderMisuse(
-    `display.args ${quoted} would replace the argument${plural} of the same name of ` +
-      `${call.abi.name}(${inputs.join(', ')}) in params.args: give the display value${plural} another name`,
-  );
-}
-
-/** TX_FILL=estimate reads the signer's nonce and estimates as it: the action must name it. */
-function fillNeedsSigner(): never {
-  throw builderMisuse(
-    'TX_FILL=estimate needs the address that will sign: declare requiresUser or set spec.from',
-  );
-}
-
-/** The acting user's address is what the transaction is checked as: without it, nothing to check. */
-function signerNeeded(): ActionException {
-  return new ActionException(
-    HttpStatus.BAD_REQUEST,
-    'x-user-address header is required: the transaction is checked as its signer would send it',
-    { data: { invalidParams: ['x-user-address'] }, code: 'VALIDATION_ERROR' },
-  );
-}
-
-/** The transaction a spec describes, before any filling. */
-function unsigned(spec: TransactionSpec): UnsignedTransaction {
-  const { call } = spec;
-  return {
-    chainId: spec.chainId,
-    to: spec.to,
-    data: call ? encodeCall(call) : spec.data,
-    value: spec.value,
-    nonce: spec.nonce,
-    gas: spec.gas,
-    maxFeePerGas: spec.maxFeePerGas,
-    maxPriorityFeePerGas: spec.maxPriorityFeePerGas,
-  };
-}
-
-function encodeCall(call: ContractCall): Hex {
-  try {
-    return encodeFunctionData({ abi: [call.abi], functionName: call.abi.name, args: call.args });
-  } catch (error) {
-    const text = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message;
-    throw builderMisuse(`the call to ${call.abi?.name ?? '(no name)'} does not encode: ${text}`);
   }
 }

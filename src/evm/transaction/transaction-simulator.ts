@@ -1,6 +1,6 @@
 import { noteSignerNonce } from '../../telemetry/request-scope';
 import { HttpStatus } from '@nestjs/common';
-import { type Abi, type Address, encodeFunctionData, type Hex, type PublicClient } from 'viem';
+import type { Abi, Address, Hex } from 'viem';
 import type { ChainInfo } from '../chains/chains.config';
 import { ActionException } from '../../contract/action.exception';
 import { ChainRpc, rpcFailureKind } from '../chains/chain-rpc';
@@ -14,7 +14,7 @@ import {
   type Gathered,
   settle,
 } from './check-batch';
-import { approvalAmount, ERC20_ALLOWANCE_ABI, type Erc20Spend } from './erc20-spend';
+import { approvalAmount, approveDryRun, type Erc20Spend } from './erc20-spend';
 import { explainRevert, revertDataOf } from './revert-reason';
 
 export { ERC20_ALLOWANCE_ABI, type Erc20Spend } from './erc20-spend';
@@ -56,10 +56,9 @@ export class TransactionSimulator {
     reads: readonly ChainRead[],
     block?: bigint,
   ): Promise<Gathered> {
-    const client = this.rpc.client(chain);
     let gathered: Awaited<ReturnType<typeof gather>>;
     try {
-      gathered = await gather(client, from, block, candidates, reads);
+      gathered = await gather(this.rpc.batch(chain), from, block, candidates, reads);
     } catch (error) {
       throw this.unavailable(chain, error);
     }
@@ -160,8 +159,8 @@ export class TransactionSimulator {
     const amount = approvalAmount(spend);
     const allowance = this.known(chain, state.allowances.get(allowanceKey(spend))!);
     const [run, reset] = await Promise.all([
-      settle(approveCall(client, from, spend, amount, state.block)),
-      allowance > 0n ? settle(approveCall(client, from, spend, 0n, state.block)) : undefined,
+      settle(approveDryRun(client, from, spend, amount, state.block)),
+      allowance > 0n ? settle(approveDryRun(client, from, spend, 0n, state.block)) : undefined,
     ]);
     if (run.status === 'fulfilled') return { kind: 'approve', amount, reset: false };
     if (reset?.status === 'fulfilled') return { kind: 'approve', amount, reset: true };
@@ -195,22 +194,3 @@ export class TransactionSimulator {
 }
 
 const refused = (refusal: ActionException): Assessment => ({ kind: 'refused', refusal });
-
-function approveCall(
-  client: PublicClient,
-  from: Address,
-  spend: Erc20Spend,
-  amount: bigint,
-  blockNumber: bigint,
-): Promise<unknown> {
-  return client.call({
-    account: from,
-    to: spend.token.address,
-    blockNumber,
-    data: encodeFunctionData({
-      abi: ERC20_ALLOWANCE_ABI,
-      functionName: 'approve',
-      args: [spend.spender!, amount],
-    }),
-  });
-}

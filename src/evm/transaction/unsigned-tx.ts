@@ -1,0 +1,28 @@
+import { encodeFunctionData, type Hex } from 'viem';
+import { builderMisuse } from './builder-misuse';
+import type { ContractCall, TransactionSpec } from './transaction-spec';
+import type { UnsignedTransaction } from './tx-serialization';
+
+/** The transaction a spec describes, before any filling. */
+export function unsigned(spec: TransactionSpec): UnsignedTransaction {
+  const { call } = spec;
+  return {
+    chainId: spec.chainId,
+    to: spec.to,
+    data: call ? encodeCall(call) : spec.data,
+    value: spec.value,
+    nonce: spec.nonce,
+    gas: spec.gas,
+    maxFeePerGas: spec.maxFeePerGas,
+    maxPriorityFeePerGas: spec.maxPriorityFeePerGas,
+  };
+}
+
+function encodeCall(call: ContractCall): Hex {
+  try {
+    return encodeFunctionData({ abi: [call.abi], functionName: call.abi.name, args: call.args });
+  } catch (error) {
+    const text = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message;
+    throw builderMisuse(`the call to ${call.abi?.name ?? '(no name)'} does not encode: ${text}`);
+  }
+}
