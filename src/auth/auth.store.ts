@@ -2,7 +2,7 @@ import { HttpStatus } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { ActionException } from '../contract/action.exception';
-import type { RedisBreaker } from '../telemetry/redis/redis.provider';
+import { behindBreaker, type RedisBreaker } from '../telemetry/redis/redis.provider';
 
 /**
  * What sign-in remembers, where the intents live (Redis when REDIS_URL is set, else process
@@ -95,13 +95,7 @@ export class RedisAuthStore implements AuthStore {
     return this.guard(async () => (await this.redis.exists(`auth:revoked:${sessionId}`)) === 1);
   }
 
-  private async guard<T>(call: () => Promise<T>): Promise<T> {
-    if (!this.breaker.usable()) throw unavailable();
-    try {
-      return await call();
-    } catch (error) {
-      this.breaker.failed(error);
-      throw unavailable();
-    }
+  private guard<T>(call: () => Promise<T>): Promise<T> {
+    return behindBreaker(this.breaker, call, unavailable);
   }
 }

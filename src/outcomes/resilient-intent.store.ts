@@ -1,6 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import { ActionException } from '../contract/action.exception';
-import type { RedisBreaker } from '../telemetry/redis/redis.provider';
+import { behindBreaker, type RedisBreaker } from '../telemetry/redis/redis.provider';
 import type { TransactionIntent } from './outcome.types';
 import type { Created, DueIntent, IntentStore, OpenLimits, StoredIntent } from './intent-store';
 
@@ -60,14 +60,8 @@ export class ResilientIntentStore implements IntentStore {
     return this.guard(() => this.store.trimSeen(chainId, below));
   }
 
-  private async guard<T>(call: () => Promise<T>): Promise<T> {
-    if (!this.breaker.usable()) throw unavailable();
-    try {
-      return await call();
-    } catch (error) {
-      this.breaker.failed(error);
-      throw unavailable();
-    }
+  private guard<T>(call: () => Promise<T>): Promise<T> {
+    return behindBreaker(this.breaker, call, unavailable);
   }
 }
 

@@ -48,6 +48,24 @@ export interface RedisBreaker {
   failed(error: unknown): void;
 }
 
+/**
+ * One store call behind the breaker: refused at once (`unavailable`) while Redis is out, so only
+ * the first request after an outage waits on it; a failure opens the breaker and is refused alike.
+ */
+export async function behindBreaker<T>(
+  breaker: RedisBreaker,
+  call: () => Promise<T>,
+  unavailable: () => Error,
+): Promise<T> {
+  if (!breaker.usable()) throw unavailable();
+  try {
+    return await call();
+  } catch (error) {
+    breaker.failed(error);
+    throw unavailable();
+  }
+}
+
 const BOOT_WAIT_MS = 2000;
 /** A PING this often: a Redis that stops answering is seen without any request waiting on it. */
 export const REDIS_PROBE_INTERVAL_MS = 1000;
