@@ -148,7 +148,9 @@ export class ChainRpc {
   batch(chain: ChainInfo): RpcBatch {
     let batch = this.batches.get(chain.chainId);
     if (!batch) {
-      batch = new RpcBatch(chain.rpcUrl, this.fetchFn(chain), this.config.timeoutMs);
+      // Unchecked fetch: RpcBatch checks the answers viem parsed (one parse, no copy).
+      const fetchFn = this.bounds.fetchFn(this.config.timeoutMs, `rpc_${chain.chainId}`);
+      batch = new RpcBatch(chain.rpcUrl, fetchFn, this.config.timeoutMs);
       this.batches.set(chain.chainId, batch);
     }
     return batch;

@@ -81,7 +81,7 @@ const RULES: Record<string, Rule> = {
   eth_getTransactionReceipt: isReceipt,
 };
 
-interface SentCall {
+export interface SentCall {
   id: unknown;
   method: string;
 }
@@ -118,9 +118,19 @@ export function checkRpcAnswers(requestBody: unknown, text: string): string {
   } catch {
     throw new RpcAnswerError(named(sent));
   }
-  if (batch && isRecord(answer) && answer.error !== undefined) {
-    return boundErrors([answer]) ? JSON.stringify(answer) : text;
-  }
+  return checkParsedAnswers(sent, batch, answer) ? JSON.stringify(answer) : text;
+}
+
+/**
+ * checkRpcAnswers on an answer already parsed (RpcBatch reads the one viem parsed): throws an
+ * RpcAnswerError where the shape is wrong; cuts oversized errors in place, true when it did.
+ */
+export function checkParsedAnswers(
+  sent: readonly SentCall[],
+  batch: boolean,
+  answer: unknown,
+): boolean {
+  if (batch && isRecord(answer) && answer.error !== undefined) return boundErrors([answer]);
   const answers = batch ? answer : [answer];
   if (!Array.isArray(answers) || answers.length !== sent.length) {
     throw new RpcAnswerError(named(sent));
@@ -134,7 +144,7 @@ export function checkRpcAnswers(requestBody: unknown, text: string): string {
     const rule = RULES[call.method];
     if (!('result' in one) || (rule && !rule(one.result))) throw new RpcAnswerError(call.method);
   }
-  return boundErrors(answers as unknown[]) ? JSON.stringify(answer) : text;
+  return boundErrors(answers as unknown[]);
 }
 
 /** Revert data kept: an Error(string)'s header and its first 2 KiB of text, as hex. */
@@ -169,7 +179,7 @@ function boundErrors(answers: unknown[]): boolean {
   return cut;
 }
 
-const named = (sent: readonly SentCall[]): string =>
+export const named = (sent: readonly SentCall[]): string =>
   sent.length === 1 ? sent[0].method : `a batch of ${sent.length} calls`;
 
 /** Each answer's shape is checked before viem reads it (its formatters trust what nodes send). */

@@ -5,7 +5,6 @@ import { CallExecutionError } from 'viem';
 import { getCallError } from 'viem/utils';
 import { revertDataOf } from '../transaction/revert-reason';
 import { rpcFailureKind } from './chain-rpc';
-import { checkedFetch } from './rpc-answers';
 import { MAX_BATCH_CALLS, RpcBatch } from './rpc-batch';
 
 interface Sent {
@@ -22,8 +21,17 @@ const REVERT = {
 };
 
 /** A node on loopback that answers each call of a batch in order; `status` fails the request. */
-async function node(): Promise<{ server: Server; url: string; bodies: Sent[][]; status: number }> {
-  const state = { bodies: [] as Sent[][], status: 200 };
+async function node(): Promise<{
+  server: Server;
+  url: string;
+  bodies: Sent[][];
+  status: number;
+  reply?: (calls: Sent[]) => string;
+}> {
+  const state: { bodies: Sent[][]; status: number; reply?: (calls: Sent[]) => string } = {
+    bodies: [],
+    status: 200,
+  };
   const server = createServer((req, res) => {
     let text = '';
     req.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -36,7 +44,7 @@ async function node(): Promise<{ server: Server; url: string; bodies: Sent[][]; 
           : { jsonrpc: '2.0', id, result: `0x${(id + 1).toString(16)}` },
       );
       res.writeHead(state.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(answers.reverse()));
+      res.end(state.reply ? state.reply(calls) : JSON.stringify(answers.reverse()));
     });
   });
   server.listen(0, '127.0.0.1');
@@ -50,7 +58,7 @@ describe('RpcBatch', () => {
   let batch: RpcBatch;
   beforeEach(async () => {
     rig = await node();
-    batch = new RpcBatch(rig.url, checkedFetch(fetch), 5_000);
+    batch = new RpcBatch(rig.url, fetch, 5_000);
   });
   afterEach(() => rig.server.close());
 
@@ -102,5 +110,48 @@ describe('RpcBatch', () => {
       Array.from({ length: n }, () => ({ method: 'eth_blockNumber' }));
     await Promise.all([batch.send(check(MAX_BATCH_CALLS - 1)), batch.send(check(2))]);
     expect(rig.bodies.map((body) => body.length)).toEqual([MAX_BATCH_CALLS - 1, 2]);
+  });
+
+  describe("checks the answers' shape on the value viem parsed (the batch's fetch is unchecked)", () => {
+    const calls = [{ method: 'eth_getBalance' }, { method: 'eth_blockNumber' }];
+    const answered =
+      (list: unknown[]): ((sent: Sent[]) => string) =>
+      () =>
+        JSON.stringify(list);
+
+    it.each<[string, (sent: Sent[]) => string]>([
+      ['not JSON', () => '{"jsonrpc":'],
+      ['fewer answers than calls', (sent) => JSON.stringify([{ id: sent[0].id, result: '0x1' }])],
+      [
+        'an id not sent',
+        answered([
+          { id: 7, result: '0x1' },
+          { id: 1, result: '0x1' },
+        ]),
+      ],
+      [
+        'a balance that is not hex',
+        answered([
+          { id: 0, result: 'zz' },
+          { id: 1, result: '0x1' },
+        ]),
+      ],
+      ['no result', answered([{ id: 0 }, { id: 1, result: '0x1' }])],
+    ])('%s: every check rejected as malformed', async (_case, reply) => {
+      rig.reply = reply;
+      const failure = await batch.send(calls).catch((error: unknown) => error);
+      expect(rpcFailureKind(failure)).toBe('malformed');
+    });
+
+    it('a batch refused with one error: each call rejected with it, its message cut', async () => {
+      const error = { code: -32005, message: `limit ${'x'.repeat(5_000)}` };
+      rig.reply = () => JSON.stringify({ jsonrpc: '2.0', id: null, error });
+      const [balance, block] = await batch.send(calls);
+      expect([balance.status, block.status]).toEqual(['rejected', 'rejected']);
+      const reason = (balance as PromiseRejectedResult).reason as Error;
+      expect(rpcFailureKind(reason)).not.toBe('malformed');
+      expect(reason.message).toContain('limit x');
+      expect(reason.message.length).toBeLessThan(3_000);
+    });
   });
 });

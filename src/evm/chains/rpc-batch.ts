@@ -1,6 +1,7 @@
-import { RpcRequestError } from 'viem';
+import { HttpRequestError, RpcRequestError } from 'viem';
 import { buildRequest, getHttpRpcClient, type HttpRpcClient } from 'viem/utils';
 import type { RpcFetch } from '../../outbound/http/upstream-bounds';
+import { checkParsedAnswers, named, RpcAnswerError } from './rpc-answers';
 
 /** One JSON-RPC call of a batch, as a node reads it (params already in RPC form). */
 export interface RpcCall {
@@ -81,10 +82,16 @@ export class RpcBatch {
       }));
     this.http.request({ body }).then(
       (answers) => {
-        const list = answers as unknown as RpcAnswer[];
+        let list: RpcAnswer[];
+        try {
+          list = this.checked(body, answers);
+        } catch (error) {
+          for (const one of waiting) one.reject(error);
+          return;
+        }
         const byId = new Map(list.map((answer) => [answer.id, answer]));
-        // checkRpcAnswers (in the fetch) proved one answer per id sent; a batch refused whole is
-        // answered by one error, which viem repeats for every call.
+        // checked() proved one answer per id sent; a batch refused whole is answered by one
+        // error, which viem repeats for every call.
         const answer = (id: number): RpcAnswer | undefined => byId.get(id) ?? list[id];
         let first = 0;
         for (const one of waiting) {
@@ -94,9 +101,48 @@ export class RpcBatch {
         }
       },
       (error: unknown) => {
-        for (const one of waiting) one.reject(error);
+        const refused = this.unreadable(body, error) ?? error;
+        for (const one of waiting) one.reject(refused);
       },
     );
+  }
+
+  /**
+   * The answers' shapes, checked on the value viem parsed (checkParsedAnswers), so that a node's
+   * answer is parsed once and never copied; the batch's fetch is the bounded one without
+   * checkedFetch. A wrong shape fails as checkedFetch's did: viem's HttpRequestError caused by an
+   * RpcAnswerError (rpcFailureKind: malformed).
+   */
+  private checked(body: readonly (RpcCall & { id: number })[], data: unknown): RpcAnswer[] {
+    const list = data as RpcAnswer[];
+    // viem answers a batch refused with one error object by that object for every call.
+    const whole =
+      list.length > 0 &&
+      list.every((one) => one === list[0]) &&
+      list[0]?.error !== undefined &&
+      (list.length > 1 || list[0].id !== body[0].id);
+    try {
+      checkParsedAnswers(body, true, whole ? list[0] : list);
+    } catch (error) {
+      throw new HttpRequestError({ body: body as never, cause: error as Error, url: this.url });
+    }
+    return list;
+  }
+
+  /**
+   * A successful HTTP answer viem could not read as a batch (not JSON, or not one answer per
+   * call) is an RpcAnswerError, as checkedFetch made it before viem read it.
+   */
+  private unreadable(
+    body: readonly (RpcCall & { id: number })[],
+    error: unknown,
+  ): HttpRequestError | undefined {
+    if (!(error instanceof HttpRequestError) || error.status !== undefined) return undefined;
+    const cause: unknown = error.cause;
+    const notBatch = cause instanceof Error && /^Expected \d+ responses/.test(cause.message);
+    if (!(cause instanceof SyntaxError) && !notBatch) return undefined;
+    const malformed = new RpcAnswerError(named(body));
+    return new HttpRequestError({ body: body as never, cause: malformed, url: this.url });
   }
 
   private async results(
