@@ -79,6 +79,15 @@ export function rssMb({ child }: Running): number {
   return Math.round(kb / 102.4) / 10;
 }
 
+/** CPU time (user + system) the server process has used so far, in milliseconds (/proc ticks). */
+export function cpuMs({ child }: Running): number {
+  const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+
 export async function runLoad(
   { url, target }: Running,
   duration: number,

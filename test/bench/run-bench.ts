@@ -16,6 +16,7 @@ import { compileEntries } from './bench.entries';
 import { printTable, printTargets, type Row } from './bench.report';
 import {
   canPin,
+  cpuMs,
   rssMb,
   runLoad,
   SERVERS,
@@ -81,7 +82,9 @@ async function measureOnce(spec: ServerSpec, row: Row, round: number): Promise<v
   const running = await startServer(spec, PORT);
   try {
     await runLoad(running, warmup, spec.connections);
+    const cpuBefore = cpuMs(running);
     const figures = await runLoad(running, duration, spec.connections);
+    const cpuPerAnswer = (cpuMs(running) - cpuBefore) / figures.total;
     if (!spec.countErrors && (figures.non2xx > 0 || figures.errors > 0))
       throw new Error(`${spec.name}: ${figures.non2xx} non-2xx, ${figures.errors} errors`);
     row.rps.push(figures.rps);
@@ -97,7 +100,7 @@ async function measureOnce(spec: ServerSpec, row: Row, round: number): Promise<v
       ? `, ${figures.errors} errors${codes.length ? ` (${codes.join(', ')})` : ''}, ${figures.non2xx} non-2xx, ${figures.unanswered} connections never answered`
       : '';
     console.log(
-      `round ${round} ${spec.name}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, boot ${Math.round(running.bootMs)} ms${faults}`,
+      `round ${round} ${spec.name}: ${Math.round(figures.rps)} req/s, server CPU ${cpuPerAnswer.toFixed(3)} ms per answer, p99 ${figures.p99} ms, boot ${Math.round(running.bootMs)} ms${faults}`,
     );
   } finally {
     await stopServer(running);
