@@ -48,8 +48,15 @@ export class MemoryIntentStore implements IntentStore {
     recent.push(intent.id);
     if (recent.length > RECENT_PER_USER) recent.shift();
     this.recent.set(user, recent);
-    const mine = [...(this.open.get(userKey(intent.chainId, intent.user)) ?? [])];
-    return Promise.resolve({ created: true, overflow: mine.slice(0, -limits.perUser) });
+    // The first ids of the user's open set, without copying it (done on every answer).
+    const mine = this.open.get(userKey(intent.chainId, intent.user));
+    const overflow: string[] = [];
+    let past = (mine?.size ?? 0) - limits.perUser;
+    for (const id of mine ?? []) {
+      if (past-- <= 0) break;
+      overflow.push(id);
+    }
+    return Promise.resolve({ created: true, overflow });
   }
 
   get(id: string): Promise<StoredIntent | undefined> {
