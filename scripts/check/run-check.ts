@@ -51,24 +51,23 @@ function urlsRow(target: string, base: URL, urls: [name: string, value: unknown]
       };
 }
 
-/** `x-action-samples` of each action's POST operation, by path. */
-function samplesByPath(document: Json): Map<string, Sample[]> {
+/**
+ * What OpenAPI says of each action's POST operation, by path: its `x-action-samples`, and whether
+ * it names a security scheme (the action declares `user: 'verified'`).
+ */
+function operationsByPath(document: Json): {
+  samples: Map<string, Sample[]>;
+  verified: Set<string>;
+} {
   const samples = new Map<string, Sample[]>();
+  const verified = new Set<string>();
   for (const [path, item] of Object.entries(record(document.paths))) {
-    const declared = record(record(item).post)['x-action-samples'];
-    if (Array.isArray(declared)) samples.set(path, declared as Sample[]);
+    const post = record(record(item).post);
+    if (Array.isArray(post['x-action-samples']))
+      samples.set(path, post['x-action-samples'] as Sample[]);
+    if (Array.isArray(post.security) && post.security.length > 0) verified.add(path);
   }
-  return samples;
-}
-
-/** The POST operations that name a security scheme: actions that need a verified user. */
-function verifiedPaths(document: Json): Set<string> {
-  const paths = new Set<string>();
-  for (const [path, item] of Object.entries(record(document.paths))) {
-    const { security } = record(record(item).post);
-    if (Array.isArray(security) && security.length > 0) paths.add(path);
-  }
-  return paths;
+  return { samples, verified };
 }
 
 /** The icon a document names answers as an image (when it is the deployment's own). */
@@ -123,8 +122,9 @@ export async function runCheck(options: CheckOptions): Promise<Row[]> {
   );
   const openApi = await getJson(options, 'API document', '/api/openapi.json');
   rows.push(openApi.row);
-  const samples = openApi.body ? samplesByPath(openApi.body) : new Map<string, Sample[]>();
-  const verified = openApi.body ? verifiedPaths(openApi.body) : new Set<string>();
+  const { samples, verified } = openApi.body
+    ? operationsByPath(openApi.body)
+    : { samples: new Map<string, Sample[]>(), verified: new Set<string>() };
   const checked = new Set<string>();
   const wanted = options.actions;
   for (const app of miniApps) {

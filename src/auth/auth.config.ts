@@ -72,8 +72,6 @@ export interface AuthConfig {
   secret: Uint8Array;
   /** False when no AUTH_SECRET was set (a random key for this process). */
   secretConfigured: boolean;
-  /** False in production without AUTH_SECRET: sign-in answers 503 (signInAvailable). */
-  available: boolean;
   sessionTtlS: number;
   nonceTtlS: number;
   clockSkewS: number;
@@ -91,8 +89,6 @@ export function loadAuthConfig(env: Env): AuthConfig {
   return {
     secret: new Uint8Array(secret ?? randomBytes(MIN_SECRET_BYTES)),
     secretConfigured: secret !== undefined,
-    // Until the module knows the environment (signInAvailable): loading alone issues nothing.
-    available: true,
     sessionTtlS: vars.AUTH_SESSION_TTL_S,
     nonceTtlS: vars.AUTH_NONCE_TTL_S,
     clockSkewS: vars.AUTH_CLOCK_SKEW_S,

@@ -15,7 +15,8 @@ import type { ActionResult } from '../contract/action.types';
 import { DataRouteInterceptor } from '../kit/data-route.interceptor';
 import { GuardedRoute } from '../kit/guarded-route';
 import { NONCE_PATH, SIGN_IN_PATH } from '../kit/verified-user';
-import { AUTH_CONFIG, type AuthConfig } from './auth.config';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { AUTH_CONFIG, type AuthConfig, signInAvailable } from './auth.config';
 import { AUTH_STORE, type AuthStore } from './auth.store';
 import { AuthSessionVerifier } from './auth-session.verifier';
 import { SessionTokens } from './session-tokens';
@@ -31,13 +32,19 @@ export const LOGOUT_PATH = '/api/auth/logout';
 @Controller()
 @UseInterceptors(DataRouteInterceptor)
 export class AuthController {
+  /** False in production without AUTH_SECRET (signInAvailable): fixed at boot. */
+  private readonly available: boolean;
+
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
+    @Inject(APP_CONFIG) app: AppConfig,
     @Inject(AUTH_STORE) private readonly store: AuthStore,
     private readonly siwe: SiweVerifier,
     private readonly tokens: SessionTokens,
     private readonly sessions: AuthSessionVerifier,
-  ) {}
+  ) {
+    this.available = signInAvailable(config, app);
+  }
 
   @Get(NONCE_PATH)
   @GuardedRoute({ path: NONCE_PATH })
@@ -86,7 +93,7 @@ export class AuthController {
 
   /** Production without AUTH_SECRET issues nothing (signInAvailable): said, never half-done. */
   private assertAvailable(): void {
-    if (this.config.available) return;
+    if (this.available) return;
     throw new ActionException(HttpStatus.SERVICE_UNAVAILABLE, 'Sign-in is not configured', {
       message: 'This deployment does not sign users in: its operator has not configured sign-in',
       data: { code: 'SIGN_IN_UNAVAILABLE' },

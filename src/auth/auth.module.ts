@@ -6,13 +6,7 @@ import { ActionRegistry } from '../kit/action.registry';
 import { SessionVerifier } from '../kit/verified-user';
 import { REDIS, RedisStatus } from '../telemetry/redis/redis.provider';
 import { AuthController } from './auth.controller';
-import {
-  AUTH_CONFIG,
-  type AuthConfig,
-  loadAuthConfig,
-  missingSecretWarning,
-  signInAvailable,
-} from './auth.config';
+import { AUTH_CONFIG, type AuthConfig, loadAuthConfig, missingSecretWarning } from './auth.config';
 import { AUTH_STORE, type AuthStore, MemoryAuthStore, RedisAuthStore } from './auth.store';
 import { AuthSessionVerifier } from './auth-session.verifier';
 import { SessionTokens } from './session-tokens';
@@ -36,7 +30,7 @@ import { SiweVerifier } from './siwe.verifier';
         const needed = registry.declarations().some((action) => action.user === 'verified');
         const warning = missingSecretWarning(config, app, needed);
         if (warning) new Logger('AuthModule').warn(warning);
-        return { ...config, available: signInAvailable(config, app) };
+        return config;
       },
     },
     {

@@ -102,10 +102,15 @@ export class BlinkCatalogue {
 function blink(name: string, action: DynamicAction, verified: boolean): Blink {
   const blockchainIds = declaredChains(action).map(caip2);
   const mapped = blinkParameters(action.params ?? []);
-  const problem = verified ? VERIFIED_PROBLEM : 'problem' in mapped ? mapped.problem : undefined;
-  if (problem !== undefined || 'problem' in mapped) {
-    return { name, action, blockchainIds, href: blinkPath(name), problem };
-  }
+  const disabled = (problem: string): Blink => ({
+    name,
+    action,
+    blockchainIds,
+    href: blinkPath(name),
+    problem,
+  });
+  if (verified) return disabled(VERIFIED_PROBLEM);
+  if ('problem' in mapped) return disabled(mapped.problem);
   const { parameters } = mapped;
   const query = parameters.map((p) => `${p.name}={${p.name}}`).join('&');
   const href = query === '' ? blinkPath(name) : `${blinkPath(name)}?${query}`;
