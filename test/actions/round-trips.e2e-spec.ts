@@ -2,7 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type Address, decodeFunctionData, getAddress, type HDAccount, toHex } from 'viem';
+import {
+  type Address,
+  decodeAbiParameters,
+  decodeFunctionData,
+  getAddress,
+  type HDAccount,
+  type Hex,
+  toHex,
+} from 'viem';
 import { BestSwapModule } from '../../src/actions/best-swap/best-swap.module';
 import {
   SWAP_EXACT_ETH_FOR_TOKENS,
@@ -33,15 +41,17 @@ import { RpcRecorder } from '../support/rpc.recorder';
  *   best-swap AVAX→USDC (2 pools, coin in): 2 batches, 7 calls (2 reserves, then 5 checks);
  *   the tip: no call (the platform's client builds the transfer; this service is never asked).
  * Since (issue 37): 1 batch for every answer, whatever blocks come between answers. Its state
- * reads ask `latest` between two eth_blockNumber (the batch's first call and its last: equal, they
- * prove one block); the views go in one deployless multicall when there are two or more; no gas
- * estimate rides in the batch (GAS_CEILING). Measured: send-token (USDC) 6 calls, mint-nft 5 (the
- * second head is the one call more), best-swap USDC→WAVAX 7, AVAX→USDC 8 (the reserves in one
- * eth_call, a dry run per route, the gas price for the coin).
+ * reads ask `latest` between two heads (equal, they prove one block): the head probe first (one
+ * eth_call: block.number and the user's balance, in place of eth_getBalance) and eth_blockNumber
+ * last; the views go in one deployless multicall when there are two or more; no gas estimate rides
+ * in the batch (GAS_CEILING). The chain's first check also opens with eth_blockNumber, until one
+ * shows the probe reports the head. Measured: send-token (USDC) 5 calls, mint-nft 4, best-swap
+ * USDC→WAVAX 6, AVAX→USDC 7 (the reserves in one eth_call, a dry run per route, the gas price for
+ * the coin).
  */
 const FUJI = 43113;
 /** The figures above, as bounds: a change that adds a call fails here. */
-const MOST_CALLS = { sendToken: 6, mint: 5, swapTokenIn: 7, swapCoinIn: 8 };
+const MOST_CALLS = { sendToken: 5, mint: 4, swapTokenIn: 6, swapCoinIn: 7 };
 
 describe('round trips to the node per transaction answer', () => {
   let testChain: TestChain;
@@ -87,24 +97,72 @@ describe('round trips to the node per transaction answer', () => {
     calls: recorder.calls.length,
   });
 
+  const sendUsdc = (): ReturnType<typeof runAction> =>
+    runAction(
+      app,
+      '/api/send-token',
+      { token: 'USDC', recipient: testChain.users[1].address, amount: '1' },
+      wallet(),
+    );
+  /** A block mined by another wallet's transfer (the local chain mines one per transaction). */
+  const mine = async (): Promise<bigint> => {
+    const other = testChain.chain.wallet(testChain.users[1]);
+    const hash = await other.sendTransaction({ to: testChain.users[2].address, value: 1n });
+    return (await testChain.chain.publicClient.waitForTransactionReceipt({ hash })).blockNumber;
+  };
+
+  /** The head probe's eth_call: no `to`, its code reads `user`'s balance (head-probe.ts). */
+  const isProbe = (call: { method: string; params?: unknown[] }): boolean =>
+    call.method === 'eth_call' &&
+    (call.params?.[0] as { data?: string }).data
+      ?.toLowerCase()
+      .startsWith(`0x73${user.address.slice(2).toLowerCase()}31`) === true;
+
+  /** The head probe's answer in batch `i`: the block its call read, and the user's balance. */
+  function probed(i = 0): { block: bigint; balance: bigint } {
+    const at = recorder.requests[i].findIndex(isProbe);
+    expect(at).toBeGreaterThanOrEqual(0);
+    const data = (recorder.answers[i] as { result: Hex }[])[at].result;
+    const [block, balance] = decodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], data);
+    return { block, balance };
+  }
+
   /**
-   * Batch `i` read one block: its first and last calls are eth_blockNumber, answered the same
-   * number, and every state read between asks `latest`. Returns that block.
+   * Batch `i` read one block: its first call is the head probe, its last eth_blockNumber, both
+   * saying the same block, and every state read between asks `latest`. Returns that block.
    */
   function oneBlock(i = 0): bigint {
     const calls = recorder.requests[i];
     const answers = recorder.answers[i] as { result?: string }[];
-    expect(calls[0].method).toBe('eth_blockNumber');
+    expect(isProbe(calls[0])).toBe(true);
     expect(calls.at(-1)!.method).toBe('eth_blockNumber');
-    expect(answers[0].result).toBe(answers.at(-1)!.result);
+    const head = BigInt(answers.at(-1)!.result!);
+    expect(probed(i).block).toBe(head);
     const tags = calls
       .filter((c) => ['eth_call', 'eth_getBalance', 'eth_estimateGas'].includes(c.method))
       .map((c) => c.params?.at(-1));
     expect(new Set(tags)).toEqual(new Set(['latest']));
-    return BigInt(answers[0].result!);
+    return head;
   }
 
-  it('send-token: 1 batch, at most 6 calls, one block', async () => {
+  it("the chain's first check also opens with eth_blockNumber, until the probe is seen to report the head", async () => {
+    recorder.reset();
+    expect((await sendUsdc()).status).toBe(200);
+    const [first] = recorder.requests;
+    expect(first[0].method).toBe('eth_blockNumber');
+    expect(isProbe(first[1])).toBe(true);
+    const opening = BigInt((recorder.answers[0] as { result: string }[])[0].result);
+    expect(probed().block).toBe(opening);
+    expect(probed().balance).toBe(
+      await testChain.chain.publicClient.getBalance({ address: user.address }),
+    );
+    recorder.reset();
+    expect((await sendUsdc()).status).toBe(200);
+    expect(recorder.requests[0].filter((c) => c.method === 'eth_blockNumber')).toHaveLength(1);
+    oneBlock();
+  });
+
+  it('send-token: 1 batch, at most 5 calls, one block', async () => {
     const answer = await steady(() =>
       runAction(
         app,
@@ -121,20 +179,6 @@ describe('round trips to the node per transaction answer', () => {
     expect(counts().calls).toBeLessThanOrEqual(MOST_CALLS.sendToken);
     oneBlock();
   });
-
-  const sendUsdc = (): ReturnType<typeof runAction> =>
-    runAction(
-      app,
-      '/api/send-token',
-      { token: 'USDC', recipient: testChain.users[1].address, amount: '1' },
-      wallet(),
-    );
-  /** A block mined by another wallet's transfer (the local chain mines one per transaction). */
-  const mine = async (): Promise<bigint> => {
-    const other = testChain.chain.wallet(testChain.users[1]);
-    const hash = await other.sendTransaction({ to: testChain.users[2].address, value: 1n });
-    return (await testChain.chain.publicClient.waitForTransactionReceipt({ hash })).blockNumber;
-  };
 
   it('blocks mined between answers: every answer is still 1 batch, reading the new head', async () => {
     await sendUsdc();
@@ -156,12 +200,9 @@ describe('round trips to the node per transaction answer', () => {
     };
     expect((await sendUsdc()).status).toBe(200);
     expect(recorder.requests).toHaveLength(2);
-    const [opening, closing] = [recorder.answers[0] as { result: string }[]].map((a) => [
-      BigInt(a[0].result),
-      BigInt(a.at(-1)!.result),
-    ])[0];
+    const closing = BigInt((recorder.answers[0] as { result: string }[]).at(-1)!.result);
     expect(closing).toBe(mined);
-    expect(opening).toBe(mined - 1n);
+    expect(probed(0).block).toBe(mined - 1n);
     // The second batch pins every state read to the later head, and needs no head of its own.
     const again = recorder.requests[1];
     expect(again.map((c) => c.method)).not.toContain('eth_blockNumber');
@@ -171,7 +212,7 @@ describe('round trips to the node per transaction answer', () => {
     expect(new Set(tags)).toEqual(new Set([toHex(mined)]));
   });
 
-  it('mint-nft: 1 batch, at most 5 calls, one block', async () => {
+  it('mint-nft: 1 batch, at most 4 calls, one block', async () => {
     const mint = async (): Promise<{ status: number; body: Record<string, unknown> }> => {
       const { body, contentType } = await formBody([
         ['image', { bytes: png(64, 64), filename: 'a.png', type: 'image/png' }],
@@ -239,7 +280,7 @@ describe('round trips to the node per transaction answer', () => {
     expect(counts().calls).toBeLessThanOrEqual(most);
     expect(oneBlock()).toBe(await testChain.chain.publicClient.getBlockNumber());
     // The reserves of both pools in one eth_call (the multicall has no `to`: its code rides along).
-    const calls = recorder.calls.filter((c) => c.method === 'eth_call');
+    const calls = recorder.calls.filter((c) => c.method === 'eth_call' && !isProbe(c));
     expect(calls.filter((c) => !(c.params?.[0] as { to?: string }).to)).toHaveLength(1);
   });
 });

@@ -19,8 +19,9 @@ const MEGABYTE = `Sale: ${'x'.repeat(1_000_000)}`;
 const HOSTILE = `Frozen\r\n{"level":"fatal"}\u0000\u001b[2J\u202e https://rpc.example/v3/s3cret ${'y'.repeat(1_000_000)}`;
 
 /**
- * A node whose eth_call reverts with `Error(reason)`, the revert data in `error.data` and, as
- * geth writes it, the reason in the message too; every other method answers as a healthy chain.
+ * A node whose eth_call to a contract reverts with `Error(reason)`, the revert data in
+ * `error.data` and, as geth writes it, the reason in the message too; every other call (the head
+ * probe too: it has no `to`) answers as a healthy chain.
  * The error is serialized once: the node's own work should not be what the test measures.
  */
 function revertingNode(reason: string): CountedHandler {
@@ -34,7 +35,7 @@ function revertingNode(reason: string): CountedHandler {
     const parsed = JSON.parse(body) as { id: number; method: string; params?: unknown[] }[];
     const calls = Array.isArray(parsed) ? parsed : [parsed];
     const answers = calls.map(({ id, method, params = [] }) =>
-      method === 'eth_call'
+      method === 'eth_call' && (params[0] as { to?: string }).to
         ? `{"jsonrpc":"2.0","id":${id},"error":${revert}}`
         : JSON.stringify({ jsonrpc: '2.0', id, result: methods[method](params) }),
     );

@@ -91,6 +91,8 @@ describe('RPC answers of the wrong shape', () => {
     ['best-swap', 'eth_call', null],
     ['best-swap', 'eth_call', {}],
     ['best-swap', 'eth_call', 'zz'],
+    ['send-token', 'eth_call', '0x1234'],
+    ['send-token', 'eth_call', null],
     ['send-token', 'eth_getTransactionCount', 'zz'],
     ['send-token', 'eth_getTransactionCount', null],
     ['send-token', 'eth_estimateGas', 'abc'],
@@ -102,13 +104,15 @@ describe('RPC answers of the wrong shape', () => {
   ])('%s: %s answering %j is an RPC_ERROR', async (action, method, answer) => {
     methods[method] = () => answer;
     const { status, body } = await run(action);
-    // The signer's nonce (for its intent) is first read by the simulation, which answers 503:
+    // The signer's nonce (for its intent) and its balance (the head probe's eth_call, whose 64
+    // bytes '0x1234' is not) are first read by the simulation, which answers 503:
     // unchecked is never answered. best-swap's reserves travel in the simulation's batch. The gas
     // (a wallet far above the value plus GAS_CEILING's gas is not estimated in the check) is the
     // fill's to read, after it, as is the check of a gas of 0, which has the right shape but
     // cannot be signed.
     const simulated =
-      action === 'best-swap' || (action === 'send-token' && method === 'eth_getTransactionCount');
+      action === 'best-swap' ||
+      (action === 'send-token' && ['eth_getTransactionCount', 'eth_call'].includes(method));
     expect(status).toBe(simulated ? 503 : 500);
     const message = 'The blockchain node is not answering, please try again later';
     const data = { code: 'RPC_ERROR' };

@@ -66,11 +66,18 @@ export const reservesAnswer = (reserve0: bigint, reserve1: bigint): Hex =>
 
 /**
  * Every contract answers as a token with 5 units of 6 decimals, and as a pair with deep reserves;
- * viem's deployless multicall (no `to`, Multicall3's code and its aggregate3 call as constructor
+ * the head probe with HEAD and 1 coin; viem's deployless multicall (no `to`, Multicall3's code and its aggregate3 call as constructor
  * arguments) answers each of its calls so.
  */
 function tokenAnswer(call: unknown): Hex {
   const data = String((call as { data?: string; input?: string }).data ?? '');
+  // The check's head probe (src/evm/transaction/head-probe.ts): the head and a balance of 1 coin.
+  if (!(call as { to?: string }).to && /^0x73[0-9a-f]{40}31/i.test(data)) {
+    return encodeAbiParameters(
+      [{ type: 'uint256' }, { type: 'uint256' }],
+      [BigInt(HEAD), 10n ** 18n],
+    );
+  }
   if (!(call as { to?: string }).to && data.startsWith(deploylessCallViaBytecodeBytecode)) {
     const [, inner] = decodeAbiParameters(
       [{ type: 'bytes' }, { type: 'bytes' }],

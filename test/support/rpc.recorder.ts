@@ -26,6 +26,11 @@ export class RpcRecorder {
    * this run between them (then it is cleared): a test mines a block "while the node answers".
    */
   between?: () => Promise<void>;
+  /**
+   * When set, each call's answer as the client receives it (the recorder keeps what the node
+   * said): a test imitates a node that answers one call otherwise.
+   */
+  answering?: (call: RpcCall, answer: unknown) => unknown;
 
   private constructor(
     private readonly server: Server,
@@ -103,6 +108,12 @@ export class RpcRecorder {
       this.answers[index] = JSON.parse(answer.body);
     } catch {
       this.answers[index] = answer.body;
+    }
+    const { answering } = this;
+    if (answering && Array.isArray(parsed) && Array.isArray(this.answers[index])) {
+      const answers = this.answers[index] as unknown[];
+      const changed = parsed.map((call, i) => answering(call, answers[i]));
+      return { status: answer.status, body: JSON.stringify(changed) };
     }
     return answer;
   }

@@ -10,6 +10,7 @@ import {
 import { getCallError } from 'viem/utils';
 import type { RpcBatch, RpcCall } from '../chains/rpc-batch';
 import { multicall3Code, viewsCall } from './batch-views';
+import { headProbe, readHeadProbe } from './head-probe';
 import { ERC20_ALLOWANCE_ABI, type Erc20Spend } from './erc20-spend';
 import type { UnsignedTransaction } from './tx-serialization';
 
@@ -54,24 +55,26 @@ export const allowanceKey = (spend: Erc20Spend): string =>
  * Every read and dry run of a check in ONE JSON-RPC batch (RpcBatch: the calls written out here,
  * in this order, and answered with viem's decoders and errors), all of them reading one block.
  *
- * Unpinned (`block` undefined, the steady state): the state reads ask `latest`, between two
- * `eth_blockNumber`s, the first call of the check and its last (checks of the same turn share an
- * HTTP request, each one's calls together and in order). A node that answers a batch's
- * calls one after another proves one head when both say the same number: heads only grow, so
- * every call between them read that block. geth does (go-ethereum rpc/handler.go, handleBatch:
- * `for _, msg := range calls { h.handleCallMsg(cp, msg) }` on one goroutine); Hardhat starts them
- * in order (hardhat/internal/hardhat-network/jsonrpc/handler.js maps the batch in order) and mines
- * only on a transaction, so its head moves between two calls only then. When they differ (a block
- * mined while the node answered: rare, a node answers a batch in milliseconds), the caller re-sends
- * the batch pinned to the later head. Not proved: a node that runs a batch's calls concurrently
- * (Erigon's maxBatchConcurrency) or a load balancer that splits a batch across backends; point
+ * Unpinned (`block` undefined, the steady state): the state reads ask `latest`, between two heads,
+ * the check's first state read and its last call (checks of the same turn share an HTTP request,
+ * each one's calls together and in order). The first is the head probe (head-probe.ts): one
+ * eth_call giving `block.number` and the user's balance. The last is `eth_blockNumber`. A node
+ * that answers a batch's calls one after another proves one head when both say the same number:
+ * heads only grow, so every call between them read that block. geth does (go-ethereum
+ * rpc/handler.go, handleBatch: `for _, msg := range calls { h.handleCallMsg(cp, msg) }` on one
+ * goroutine); Hardhat starts them in order (hardhat/internal/hardhat-network/jsonrpc/handler.js maps
+ * the batch in order) and mines only on a transaction. When they differ (a block mined while the
+ * node answered: rare, a node answers a batch in milliseconds), the caller re-sends the batch
+ * pinned to the later head. Not proved: a node that runs a batch's calls concurrently (Erigon's
+ * maxBatchConcurrency) or a load balancer that splits a batch across backends; point
  * RPC_URL_<id> at one node that answers in order (docs/chains-and-transactions.md).
  *
- * Why not pin every batch to the last head seen (the first round did): on a live chain the head
- * moves every block, so after each block the first check learned it was stale and paid a second
- * round trip; with 2 s blocks that is most answers. A head fed from the chain follower only
- * shortens that window (it polls every OUTCOME_POLL_MS, and only while an intent is open). The
- * bracket costs one call and never a round trip.
+ * `block.number` in an eth_call at `latest` is the head's number on geth, coreth and Hardhat's
+ * EDR; a node running calls in the next block's context (head + 1) would make two equal numbers
+ * prove nothing. So until one batch shows it (`calibrate`: an `eth_blockNumber` opens the batch too
+ * and the probe said the same; a next-block context says more), the two `eth_blockNumber`s are the
+ * proof. A chain once shown saves that call on every later check. Pinning every batch to the last
+ * head seen (the first round did) paid a second round trip after each new block: most answers.
  *
  * The views (`reads`, token balances, allowances) travel in ONE eth_call when there are two or
  * more: viem's multicall, deployless (Multicall3's code sent with the call, so no chain needs it
@@ -84,7 +87,8 @@ export async function gather(
   block: bigint | undefined,
   candidates: readonly BatchCandidate[],
   reads: readonly ChainRead[],
-): Promise<Gathered & { nonce: Settled<number> }> {
+  calibrate: boolean,
+): Promise<Gathered & { nonce: Settled<number>; probeReportsHead: boolean }> {
   const tag = block === undefined ? 'latest' : numberToHex(block);
   const spends = candidates.flatMap((c) => (c.spend ? [c.spend] : []));
   const tokens = unique(spends, (s) => s.token.address.toLowerCase());
@@ -117,8 +121,8 @@ export async function gather(
   const add = (call: RpcCall): number => calls.push(call) - 1;
   // The order of the batch: the opening head first, the closing last.
   const at = {
-    opening: block === undefined ? add({ method: 'eth_blockNumber' }) : -1,
-    balance: add({ method: 'eth_getBalance', params: [from, tag] }),
+    opening: block === undefined && calibrate ? add({ method: 'eth_blockNumber' }) : -1,
+    probe: add(headProbe(from, tag)),
     gasPrice: sendsCoin ? add({ method: 'eth_gasPrice' }) : -1,
     views: views.call ? add(views.call) : -1,
     calls: candidates.map(({ tx }) =>
@@ -137,19 +141,22 @@ export async function gather(
   const answers = await batch.send(calls);
   const quantity = (i: number): Settled<bigint> =>
     map(answers[i], (hex) => hexToBigInt(hex as Hex));
-  const head = (i: number): bigint => {
-    if (i < 0) return block!;
-    const bracket = quantity(i);
-    if (bracket.status === 'rejected') throw bracket.reason;
-    return bracket.value;
+  const probe = map(answers[at.probe], (data) => readHeadProbe(data as Hex));
+  const known = <T>(result: Settled<T>): T => {
+    if (result.status === 'rejected') throw result.reason;
+    return result.value;
   };
+  const closing = at.closing < 0 ? block! : known(quantity(at.closing));
+  const opening = at.opening < 0 ? undefined : known(quantity(at.opening));
+  const probed = block === undefined ? known(probe).block : block;
   const viewed = views.read(answers[at.views]);
   const tokenBalances = viewed.slice(reads.length, reads.length + tokens.length);
   const allowances = viewed.slice(reads.length + tokens.length);
   return {
-    block: head(at.closing),
-    consistent: head(at.opening) === head(at.closing),
-    balance: quantity(at.balance),
+    block: closing,
+    consistent: (opening ?? probed) === closing,
+    probeReportsHead: opening === probed,
+    balance: map(probe, ({ balance }) => balance),
     gasPrice: at.gasPrice < 0 ? { status: 'fulfilled', value: 0n } : quantity(at.gasPrice),
     reads: viewed.slice(0, reads.length),
     calls: candidates.map(({ tx }, i) => dryRun(answers[at.calls[i]], account, tx, block)),

@@ -40,12 +40,15 @@ type Settled<T> = PromiseSettledResult<T>;
 
 /**
  * Checks transactions as their signer would send them, in one JSON-RPC batch reading one block
- * (check-batch.ts): `eth_call` from the user, the native balance (and, for a value transfer, the
- * gas price: see GAS_CEILING), and for an ERC-20 spend its balance and the spender's allowance. A
+ * (check-batch.ts): `eth_call` from the user, the native balance (head-probe.ts; for a value
+ * transfer, the gas price too: see GAS_CEILING), and for an ERC-20 spend its balance and the spender's allowance. A
  * transaction that would fail is refused with a 400 saying why; a node that fails us is a 503,
  * never an answer left unchecked.
  */
 export class TransactionSimulator {
+  /** Chains whose head probe was seen to report the head (check-batch.ts, `calibrate`). */
+  private readonly probeReportsHead = new Set<number>();
+
   constructor(private readonly rpc: ChainRpc) {}
 
   /** One batch for every candidate and read, at `block` (at the node's head when not given). */
@@ -58,11 +61,13 @@ export class TransactionSimulator {
   ): Promise<Gathered> {
     let gathered: Awaited<ReturnType<typeof gather>>;
     try {
-      gathered = await gather(this.rpc.batch(chain), from, block, candidates, reads);
+      const calibrate = !this.probeReportsHead.has(chain.chainId);
+      gathered = await gather(this.rpc.batch(chain), from, block, candidates, reads, calibrate);
     } catch (error) {
       throw this.unavailable(chain, error);
     }
-    const { nonce, ...state } = gathered;
+    const { nonce, probeReportsHead, ...state } = gathered;
+    if (probeReportsHead) this.probeReportsHead.add(chain.chainId);
     if (nonce.status === 'fulfilled') {
       noteSignerNonce({ chainId: chain.chainId, address: from, nonce: nonce.value });
     }
