@@ -22,6 +22,11 @@ export class RpcRecorder {
   /** The node's answer to each request, by the same index (a batch's answers as an array). */
   readonly answers: unknown[] = [];
   /**
+   * How long the node took to answer each request, by the same index, in ms (from forwarding it to
+   * its answer, the recorder's delays left out): the node's own time, apart from its client's.
+   */
+  readonly nodeMs: number[] = [];
+  /**
    * When set, the next batch reaches the node in two parts, its first call then the rest, with
    * this run between them (then it is cleared): a test mines a block "while the node answers".
    */
@@ -73,6 +78,7 @@ export class RpcRecorder {
   reset(): void {
     this.requests.length = 0;
     this.answers.length = 0;
+    this.nodeMs.length = 0;
   }
 
   /** Closes every connection, then the server. */
@@ -94,6 +100,7 @@ export class RpcRecorder {
     await pause(delayMs);
     const between = Array.isArray(parsed) && parsed.length > 1 ? this.between : undefined;
     let answer: { status: number; body: string };
+    const started = performance.now();
     if (between && Array.isArray(parsed)) {
       this.between = undefined;
       const first = await post(target, JSON.stringify([parsed[0]]));
@@ -104,6 +111,7 @@ export class RpcRecorder {
     } else {
       answer = await post(target, body);
     }
+    this.nodeMs[index] = performance.now() - started;
     try {
       this.answers[index] = JSON.parse(answer.body);
     } catch {
