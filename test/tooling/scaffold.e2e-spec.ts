@@ -32,6 +32,7 @@ const ENUMERATING = [
   'test/kit/declared-actions.e2e-spec.ts',
   'test/kit/unsupported-chains.e2e-spec.ts',
   'test/fuzz/fuzz.e2e-spec.ts',
+  'test/actions/declared-round-trips.e2e-spec.ts',
 ];
 /** The project's Jest configuration, its TypeScript transpiled without a second type check. */
 const TRANSPILED_CONFIG = `const config = require('./jest.config.js');
