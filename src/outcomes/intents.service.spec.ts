@@ -110,6 +110,31 @@ describe('IntentsService', () => {
     expect((await service.read('c'.repeat(32))).status).toBe('answered');
   });
 
+  it('answers recorded in one turn past the limit read and expire each oldest intent once', async () => {
+    const { service, store, dispatched } = setup([], { maxOpenPerUser: 2 });
+    const now = Date.now();
+    for (const [i, id] of ['a', 'b'].entries()) {
+      await service.record(storedIntent(id.repeat(32), { createdAt: now + i }));
+    }
+    const read = jest.spyOn(store, 'get');
+    // Each create runs before any expiry has moved: the k-th lists the k oldest.
+    const ids = ['c', 'd', 'e', 'f'];
+    const recorded = ids.map((id, i) =>
+      service.record(storedIntent(id.repeat(32), { createdAt: now + 2 + i })),
+    );
+    expect(await Promise.all(recorded)).toEqual([true, true, true, true]);
+    expect(read.mock.calls.map(([id]) => id[0]).sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(dispatched.map((o) => [o.intent.id[0], o.status]).sort()).toEqual([
+      ['a', 'expired'],
+      ['b', 'expired'],
+      ['c', 'expired'],
+      ['d', 'expired'],
+    ]);
+    for (const id of ['e', 'f']) {
+      expect((await service.read(id.repeat(32))).status).toBe('answered');
+    }
+  });
+
   it('records nothing at INTENT_MAX_OPEN', async () => {
     const { service } = setup([], { maxOpen: 1 });
     expect(await service.record(storedIntent('a'.repeat(32), { createdAt: Date.now() }))).toBe(

@@ -28,6 +28,12 @@ export interface Reported {
 @Injectable()
 export class IntentsService {
   private readonly logger = new Logger('Intents');
+  /**
+   * Overflow ids this replica is expiring now. The answers of one batch to the node are recorded
+   * in the same turn, each create listing the user's oldest open ids before any of them has moved:
+   * the k-th lists k. Each is read and moved once, by the first record that lists it.
+   */
+  private readonly expiring = new Set<string>();
 
   constructor(
     @Inject(INTENT_STORE) private readonly store: IntentStore,
@@ -45,8 +51,14 @@ export class IntentsService {
     this.metrics.entered(intent.action, 'answered');
     // The user's oldest open intents past INTENT_MAX_OPEN_PER_USER expire now, oldest first.
     for (const id of created.overflow) {
-      const stored = await this.store.get(id);
-      if (stored && isOpen(stored.intent)) await this.move(stored, { status: 'expired' });
+      if (this.expiring.has(id)) continue;
+      this.expiring.add(id);
+      try {
+        const stored = await this.store.get(id);
+        if (stored && isOpen(stored.intent)) await this.move(stored, { status: 'expired' });
+      } finally {
+        this.expiring.delete(id);
+      }
     }
     return true;
   }

@@ -9,7 +9,8 @@ export { SERVERS, type ServerSpec } from './bench.specs';
 
 /** On this 2-core machine the server gets core 0 and the load core 1, where taskset works. */
 export const canPin = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
-const pinned = (core: number, args: string[]): [string, string[]] =>
+/** `node <args>` pinned to `core` (where taskset works): the server core 0, the load core 1. */
+export const pinned = (core: number, args: string[]): [string, string[]] =>
   canPin ? ['taskset', ['-c', String(core), process.execPath, ...args]] : [process.execPath, args];
 
 export interface Running {

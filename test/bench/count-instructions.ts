@@ -5,14 +5,23 @@
  */
 import { instructionsPerRequest } from './bench.instructions';
 import { SERVERS } from './bench.specs';
+import { startStubNode } from './bench.stub';
 
 async function main(): Promise<void> {
   const ids = process.argv.slice(2);
-  for (const id of ids) {
+  const specs = ids.map((id) => {
     const spec = SERVERS.find((server) => server.id === id);
     if (!spec) throw new Error(`no row ${id}; rows: ${SERVERS.map((s) => s.id).join(', ')}`);
-    const count = await instructionsPerRequest(spec, 3300);
-    console.log(`${spec.name}: ${Math.round(count / 1000)}k instructions/request`);
+    return spec;
+  });
+  const stub = specs.some((spec) => spec.needsStub) ? await startStubNode() : undefined;
+  try {
+    for (const spec of specs) {
+      const count = await instructionsPerRequest(spec, 3300);
+      console.log(`${spec.name}: ${Math.round(count / 1000)}k instructions/request`);
+    }
+  } finally {
+    await stub?.stop();
   }
 }
 void main().catch((error: unknown) => {

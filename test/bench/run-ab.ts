@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { compileEntries } from './bench.entries';
 import { runLoad, SERVERS, type ServerSpec, startServer, stopServer } from './bench.servers';
 import { instructionsPerRequest } from './bench.instructions';
+import { startStubNode } from './bench.stub';
 import { mannWhitney, median } from './bench.stats';
 
 const { values, positionals } = parseArgs({
@@ -116,6 +117,8 @@ async function main(): Promise<void> {
   const dir = buildBase(base);
   const withBase = (args: string[]): string[] =>
     args.map((arg) => (arg.startsWith('dist/') ? join(dir, arg) : arg));
+  // Before the sides copy the row: starting it sets the row's CHAIN_CONFIG_FILE.
+  const stub = row!.needsStub ? await startStubNode() : undefined;
   const a: Side = {
     label: `A ${base}`,
     spec: { ...row!, args: withBase(row!.args) },
@@ -129,6 +132,7 @@ async function main(): Promise<void> {
       for (const side of round % 2 === 0 ? [a, b] : [b, a]) await measure(side);
     }
   } finally {
+    await stub?.stop();
     execFileSync('git', ['worktree', 'remove', '--force', dir]);
     rmSync(dir, { recursive: true, force: true });
   }

@@ -26,8 +26,7 @@ import {
 } from './bench.servers';
 import { BENCH_CHAIN_PORT, TS } from './bench.specs';
 import { roundTrips } from './round-trips';
-import { CountingServer } from '../support/counting.server';
-import { fakeChainFile, healthyChain, jsonRpcNode } from '../support/rpc-node.server';
+import { startStubNode } from './bench.stub';
 import { verifySameAnswers } from './bench.verify';
 
 const { values } = parseArgs({
@@ -157,18 +156,8 @@ async function main(): Promise<void> {
     await bench();
   } finally {
     chain?.kill('SIGINT');
-    await stub?.close();
+    await stub?.stop();
   }
-}
-
-/** The instant node of the stub rows: healthyChain's answers, from memory; their chain file. */
-async function startStubNode(): Promise<CountingServer> {
-  const stub = await CountingServer.start(jsonRpcNode(healthyChain()));
-  const file = fakeChainFile(stub.base);
-  for (const spec of SERVERS.filter((s) => s.needsStub)) {
-    spec.env = { ...spec.env, CHAIN_CONFIG_FILE: file };
-  }
-  return stub;
 }
 
 async function bench(): Promise<void> {

@@ -4,6 +4,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PortfolioModule } from '../../src/actions/portfolio/portfolio.module';
+import { SendTokenModule } from '../../src/actions/send-token/send-token.module';
 import { WeatherModule } from '../../src/actions/weather/weather.module';
 import { loadTracingConfig } from '../../src/config/tracing.config';
 import { startTracing } from '../../src/telemetry/tracing/tracing.sdk';
@@ -147,7 +148,7 @@ describe('Traces (OpenTelemetry, in-memory exporter)', () => {
         answer(req, res, body);
       });
       app = await createTestApp({
-        actions: [PortfolioModule],
+        actions: [PortfolioModule, SendTokenModule],
         env: {
           CHAIN_CONFIG_FILE: fakeChainFile(node.base),
           RPC_URL_43113: `${node.base}/v3/S3CRETKEY`,
@@ -192,6 +193,30 @@ describe('Traces (OpenTelemetry, in-memory exporter)', () => {
         expect(headers['x-request-id']).toBe(answer.headers['x-request-id']);
         expect(W3C.exec(String(headers.traceparent))?.[1]).toBe(TRACE_ID);
       }
+    });
+
+    it("gives a transaction check's one batch (sent on undici's pool, not fetch) the same spans", async () => {
+      received.length = 0;
+      const answer = await httpPost(
+        port,
+        '/api/send-token',
+        { params: { token: 'AVAX', recipient: FAKE.recipient, amount: '0.1' } },
+        { traceparent: TRACEPARENT, 'x-user-address': FAKE.user },
+      );
+      expect(answer.status).toBe(200);
+      expect(received).toHaveLength(1);
+      const trace = await spans.ofTrace(TRACE_ID, 3);
+      const [server] = trace.filter((span) => span.kind === SpanKind.SERVER);
+      const [rpc] = trace.filter((span) => span.attributes['rpc.system'] === 'jsonrpc');
+      const [http] = trace.filter((span) => span.kind === SpanKind.CLIENT && span !== rpc);
+      expect(rpc.name).toBe('jsonrpc batch');
+      expect(parentOf(rpc)).toBe(idOf(server));
+      expect(parentOf(http)).toBe(idOf(rpc));
+      expect(http.attributes['url.full']).toBe(`${node.base}/<path>`);
+      expect(JSON.stringify(trace.map((span) => span.attributes))).not.toContain('S3CRETKEY');
+      expect(received[0]['x-request-id']).toBe(answer.headers['x-request-id']);
+      const [, traceId, parentId] = W3C.exec(String(received[0].traceparent)) ?? [];
+      expect([traceId, parentId]).toEqual([TRACE_ID, idOf(http)]);
     });
   });
 });

@@ -148,9 +148,9 @@ export class ChainRpc {
   batch(chain: ChainInfo): RpcBatch {
     let batch = this.batches.get(chain.chainId);
     if (!batch) {
-      // Unchecked fetch: RpcBatch checks the answers viem parsed (one parse, no copy).
-      const fetchFn = this.bounds.fetchFn(this.config.timeoutMs, `rpc_${chain.chainId}`);
-      batch = new RpcBatch(chain.rpcUrl, fetchFn, this.config.timeoutMs);
+      // Not fetch: RpcBatch posts on a keep-alive pool and checks the answers it parsed (once).
+      const post = this.bounds.rpcPost(chain.rpcUrl, this.config.timeoutMs, `rpc_${chain.chainId}`);
+      batch = new RpcBatch(chain.rpcUrl, post);
       this.batches.set(chain.chainId, batch);
     }
     return batch;

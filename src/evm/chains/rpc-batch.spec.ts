@@ -3,6 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CallExecutionError } from 'viem';
 import { getCallError } from 'viem/utils';
+import { loadExternalConfig } from '../../config/external.config';
+import { UpstreamBounds } from '../../outbound/http/upstream-bounds';
 import { revertDataOf } from '../transaction/revert-reason';
 import { rpcFailureKind } from './chain-rpc';
 import { MAX_BATCH_CALLS, RpcBatch } from './rpc-batch';
@@ -56,11 +58,16 @@ async function node(): Promise<{
 describe('RpcBatch', () => {
   let rig: Awaited<ReturnType<typeof node>>;
   let batch: RpcBatch;
+  let bounds: UpstreamBounds;
   beforeEach(async () => {
     rig = await node();
-    batch = new RpcBatch(rig.url, fetch, 5_000);
+    bounds = new UpstreamBounds(loadExternalConfig({}));
+    batch = new RpcBatch(rig.url, bounds.rpcPost(rig.url, 5_000, 'rpc_43113'));
   });
-  afterEach(() => rig.server.close());
+  afterEach(async () => {
+    await bounds.onModuleDestroy();
+    rig.server.close();
+  });
 
   it("sends the checks of one turn in one HTTP request, each one's calls together and in order", async () => {
     const first = [{ method: 'eth_blockNumber' }, { method: 'eth_chainId' }];

@@ -1,6 +1,6 @@
 import { HttpRequestError, RpcRequestError } from 'viem';
-import { buildRequest, getHttpRpcClient, type HttpRpcClient } from 'viem/utils';
-import type { RpcFetch } from '../../outbound/http/upstream-bounds';
+import { buildRequest, stringify } from 'viem/utils';
+import type { PostAnswer, RpcPost } from '../../outbound/http/upstream-post';
 import { checkParsedAnswers, named, RpcAnswerError } from './rpc-answers';
 
 /** One JSON-RPC call of a batch, as a node reads it (params already in RPC form). */
@@ -15,6 +15,12 @@ interface RpcAnswer {
   error?: { code: number; message: string; data?: unknown };
 }
 
+type Sent = RpcCall & { id: number };
+
+/** The request as viem's errors take it (they print it in their details). */
+const asBody = (body: readonly Sent[]): Record<string, unknown>[] =>
+  body as unknown as Record<string, unknown>[];
+
 /** The most calls one HTTP request carries (viem's http transport default batchSize). */
 export const MAX_BATCH_CALLS = 1_000;
 
@@ -27,11 +33,14 @@ interface Waiting {
 }
 
 /**
- * Sends each caller's calls in ONE JSON-RPC batch, through viem's own HTTP JSON-RPC client
- * (`getHttpRpcClient`, what its `http` transport sends with) and the fetch the chain's viem client
- * uses (bounds, answer checks, spans). What it saves over N client actions batched by the
- * transport is the per-call pipeline: a request, retry and dedupe wrapper and a batch scheduler
- * entry per call, on a path that runs on every checked answer.
+ * Sends each caller's calls in ONE JSON-RPC batch, through the node host's bounds
+ * (UpstreamBounds.rpcPost: concurrency, queue, circuit, timeout, metrics, spans) on a keep-alive
+ * connection, and reads the answer as viem's HTTP JSON-RPC client (`getHttpRpcClient`, what its
+ * `http` transport sends with) does, failing with the errors it throws. What it saves over N
+ * client actions batched by the transport is the per-call pipeline (a request, retry and dedupe
+ * wrapper and a batch scheduler entry per call), and over viem's client its fetch: on the
+ * bench's checked send-token, fetch's WHATWG objects cost as much server CPU as the rest of the
+ * check (docs/performance.md). This path runs on every checked answer.
  *
  * Like the transport's batching (wait 0), the calls of every caller of one turn of the event loop
  * share one HTTP request (a request to the node costs far more than a call in it): each caller's
@@ -44,17 +53,14 @@ interface Waiting {
  * caller it carried, as the transport's batch did.
  */
 export class RpcBatch {
-  private readonly http: HttpRpcClient;
   private waiting: Waiting[] = [];
   private waitingCalls = 0;
 
   constructor(
+    /** Named in the errors, as viem's client names it (ChainRpc keeps it out of logs). */
     private readonly url: string,
-    fetchFn: RpcFetch,
-    timeoutMs: number,
-  ) {
-    this.http = getHttpRpcClient(url, { fetchFn, timeout: timeoutMs });
-  }
+    private readonly post: RpcPost,
+  ) {}
 
   /** Each call's result, in the order given: `fulfilled` with the raw RPC result, or `rejected`. */
   send(calls: readonly RpcCall[]): Promise<Settled[]> {
@@ -73,80 +79,111 @@ export class RpcBatch {
     if (waiting.length === 0) return;
     this.waiting = [];
     this.waitingCalls = 0;
-    const body = waiting
-      .flatMap(({ calls }) => calls)
-      .map(({ method, params }, id) => ({
-        id,
-        method,
-        params,
-      }));
-    this.http.request({ body }).then(
-      (answers) => {
-        let list: RpcAnswer[];
+    const body: Sent[] = [];
+    for (const { calls } of waiting) {
+      for (const { method, params } of calls) body.push({ id: body.length, method, params });
+    }
+    let text: string;
+    try {
+      text = stringify(body.map((call) => ({ jsonrpc: '2.0', ...call })));
+    } catch (error) {
+      for (const one of waiting) one.reject(this.httpError(body, error));
+      return;
+    }
+    this.post(text).then(
+      (answer) => {
+        let answers: (id: number) => RpcAnswer | undefined;
         try {
-          list = this.checked(body, answers);
+          answers = this.read(body, answer);
         } catch (error) {
           for (const one of waiting) one.reject(error);
           return;
         }
-        const byId = new Map(list.map((answer) => [answer.id, answer]));
-        // checked() proved one answer per id sent; a batch refused whole is answered by one
-        // error, which viem repeats for every call.
-        const answer = (id: number): RpcAnswer | undefined => byId.get(id) ?? list[id];
         let first = 0;
         for (const one of waiting) {
           const mine = body.slice(first, first + one.calls.length);
           first += one.calls.length;
-          this.results(mine, answer).then(one.resolve, one.reject);
+          this.results(mine, answers).then(one.resolve, one.reject);
         }
       },
       (error: unknown) => {
-        const refused = this.unreadable(body, error) ?? error;
-        for (const one of waiting) one.reject(refused);
+        for (const one of waiting) one.reject(this.httpError(body, error));
       },
     );
   }
 
   /**
-   * The answers' shapes, checked on the value viem parsed (checkParsedAnswers), so that a node's
-   * answer is parsed once and never copied; the batch's fetch is the bounded one without
-   * checkedFetch. A wrong shape fails as checkedFetch's did: viem's HttpRequestError caused by an
-   * RpcAnswerError (rpcFailureKind: malformed).
+   * The node's answer as viem's client reads it: JSON (an answer that is not, or a JSON one that
+   * does not parse, is malformed), a failed status its RpcRequestError or HttpRequestError, a
+   * batch refused whole by one JSON-RPC error (bare, or alone in an array as geth sends it) that
+   * error for every call. The answers' shapes are then checked (checkParsedAnswers) on the value
+   * parsed once, never copied: a wrong shape is viem's HttpRequestError caused by an
+   * RpcAnswerError (rpcFailureKind: malformed). Returns each call's answer by id.
    */
-  private checked(body: readonly (RpcCall & { id: number })[], data: unknown): RpcAnswer[] {
-    const list = data as RpcAnswer[];
-    // viem answers a batch refused with one error object by that object for every call.
-    const whole =
-      list.length > 0 &&
-      list.every((one) => one === list[0]) &&
-      list[0]?.error !== undefined &&
-      (list.length > 1 || list[0].id !== body[0].id);
+  private read(body: readonly Sent[], answer: PostAnswer): (id: number) => RpcAnswer | undefined {
+    // viem: a JSON answer that does not parse fails the request, a text one only when a 2xx.
+    const json = answer.contentType?.startsWith('application/json') === true;
+    let data: unknown;
     try {
-      checkParsedAnswers(body, true, whole ? list[0] : list);
-    } catch (error) {
-      throw new HttpRequestError({ body: body as never, cause: error as Error, url: this.url });
+      data = JSON.parse(json ? answer.text : answer.text || '{}');
+    } catch {
+      if (answer.ok || json) throw this.malformed(body);
+      data = { error: answer.text };
     }
-    return list;
+    const list = Array.isArray(data) ? (data as RpcAnswer[]) : undefined;
+    const error = list?.length === 1 ? list[0] : (data as RpcAnswer | undefined);
+    if (!answer.ok) {
+      if (isRpcError(error)) {
+        throw new RpcRequestError({
+          body: asBody(body),
+          error: error.error,
+          status: answer.status,
+          url: this.url,
+        });
+      }
+      const details = stringify((data as RpcAnswer | null)?.error) || answer.statusText;
+      throw new HttpRequestError({
+        body: asBody(body),
+        details,
+        status: answer.status,
+        url: this.url,
+      });
+    }
+    // One error for the whole batch: viem repeats it for every call.
+    const whole =
+      list === undefined || list.length < body.length
+        ? isRpcError(error)
+          ? error
+          : undefined
+        : list.length === 1 && error?.error !== undefined && error.id !== body[0].id
+          ? error
+          : undefined;
+    if (whole === undefined && (list === undefined || list.length < body.length)) {
+      throw this.malformed(body);
+    }
+    try {
+      checkParsedAnswers(body, true, whole ?? list);
+    } catch (cause) {
+      throw new HttpRequestError({ body: asBody(body), cause: cause as Error, url: this.url });
+    }
+    if (whole) return () => whole;
+    const byId = new Map(list!.map((one) => [one.id, one]));
+    return (id) => byId.get(id);
   }
 
-  /**
-   * A successful HTTP answer viem could not read as a batch (not JSON, or not one answer per
-   * call) is an RpcAnswerError, as checkedFetch made it before viem read it.
-   */
-  private unreadable(
-    body: readonly (RpcCall & { id: number })[],
-    error: unknown,
-  ): HttpRequestError | undefined {
-    if (!(error instanceof HttpRequestError) || error.status !== undefined) return undefined;
-    const cause: unknown = error.cause;
-    const notBatch = cause instanceof Error && /^Expected \d+ responses/.test(cause.message);
-    if (!(cause instanceof SyntaxError) && !notBatch) return undefined;
-    const malformed = new RpcAnswerError(named(body));
-    return new HttpRequestError({ body: body as never, cause: malformed, url: this.url });
+  /** An answer viem could not read as a batch: an RpcAnswerError, as checkedFetch made it. */
+  private malformed(body: readonly Sent[]): HttpRequestError {
+    const cause = new RpcAnswerError(named(body));
+    return new HttpRequestError({ body: asBody(body), cause, url: this.url });
+  }
+
+  /** A request that failed (bounds refused it, timed out, network): viem's HttpRequestError. */
+  private httpError(body: readonly Sent[], cause: unknown): HttpRequestError {
+    return new HttpRequestError({ body: asBody(body), cause: cause as Error, url: this.url });
   }
 
   private async results(
-    body: readonly (RpcCall & { id: number })[],
+    body: readonly Sent[],
     answer: (id: number) => RpcAnswer | undefined,
   ): Promise<Settled[]> {
     const results: Settled[] = [];
@@ -173,4 +210,10 @@ export class RpcBatch {
       (reason: unknown) => reason,
     );
   }
+}
+
+/** A JSON-RPC error object, as viem's client tells one (`isRpcError`). */
+function isRpcError(data: unknown): data is Required<Pick<RpcAnswer, 'error'>> & RpcAnswer {
+  const error = (data as RpcAnswer | undefined)?.error;
+  return typeof error?.code === 'number' && typeof error.message === 'string';
 }

@@ -10,6 +10,7 @@ import {
 } from 'cockatiel';
 import type { ExternalConfig } from '../../config/external.config';
 import { isHostDownStatus, isHostFailure } from './upstream.error';
+import { PostAnswer } from './upstream-post';
 
 /**
  * The bounds of one upstream host: a bulkhead (EXTERNAL_MAX_CONCURRENCY slots, EXTERNAL_MAX_QUEUE
@@ -27,7 +28,9 @@ export class HostPolicy {
     this.bulkhead = bulkhead(maxConcurrency, maxQueue);
     this.breaker = circuitBreaker(
       handleWhen(isHostFailure).orWhenResult(
-        (answer) => answer instanceof Response && isHostDownStatus(answer.status),
+        (answer) =>
+          (answer instanceof Response || answer instanceof PostAnswer) &&
+          isHostDownStatus(answer.status),
       ),
       { halfOpenAfter: circuitCooldownMs, breaker: new ConsecutiveBreaker(circuitThreshold) },
     );

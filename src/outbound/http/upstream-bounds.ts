@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, Optional } from '@nestjs/common';
 import {
   isBrokenCircuitError,
   isBulkheadRejectedError,
@@ -16,6 +16,14 @@ import { HostPolicy } from './host-policy';
 import { UpstreamError } from './upstream.error';
 import { networkError, readAnswer, refuseRedirect } from './upstream-answer';
 import { UpstreamRefusal } from './upstream-refusal.exception';
+import {
+  PostAnswer,
+  postOnce,
+  type RpcPost,
+  splitCredentials,
+  upstreamPool,
+} from './upstream-post';
+import type { Pool } from 'undici';
 
 /** The `fetch` viem's http transport calls (its `fetchFn` option). */
 export type RpcFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -61,8 +69,16 @@ export const MAX_ANSWER_BYTES = 4 * 1_048_576;
  * EXTERNAL_CIRCUIT_COOLDOWN_MS. The caller's timeout covers the wait for a slot as well as the call.
  */
 @Injectable()
-export class UpstreamBounds {
+export class UpstreamBounds implements OnModuleDestroy {
   private readonly hosts = new LRUCache<string, HostPolicy>({ max: MAX_HOSTS });
+  /** rpcPost's connection pools, one per origin (a handful: the configured RPC URLs). */
+  private readonly pools = new LRUCache<string, Pool>({
+    max: MAX_HOSTS,
+    // Evicted (a misconfiguration's hundreds of hosts): closed once its requests are answered.
+    dispose: (pool, _origin, reason) => {
+      if (reason === 'evict') void pool.close().catch(() => undefined);
+    },
+  });
 
   constructor(
     /**
@@ -91,7 +107,7 @@ export class UpstreamBounds {
       const result = await withUpstream(upstream, () =>
         this.bounded(url, timeoutMs, signal, (inner) => call(inner, headers)),
       );
-      const failed = result instanceof Response && !result.ok;
+      const failed = (result instanceof Response || result instanceof PostAnswer) && !result.ok;
       metrics?.record(failed ? 'status' : 'ok', (performance.now() - started) / 1000);
       return result;
     } catch (error) {
@@ -167,6 +183,49 @@ export class UpstreamBounds {
       // One JSON-RPC span per request to the node (a viem batch is one), the HTTP span its child.
       return jsonRpcSpan(upstream ?? 'other', init.body, call);
     };
+  }
+
+  /**
+   * RpcBatch's sender: POSTs a JSON-RPC body to `url` through the host's bounds as `fetchFn` does
+   * (concurrency, queue, circuit, timeout, metrics, the JSON-RPC span, `x-request-id`; redirects
+   * refused, answers of at most MAX_ANSWER_BYTES read whole while the slot is held), on a
+   * keep-alive undici pool instead of fetch (upstream-post.ts says why). Credentials in the URL
+   * are sent as Basic authorization, as viem's transport does.
+   */
+  rpcPost(url: string, timeoutMs: number, upstream?: string): RpcPost {
+    const { url: target, headers: auth } = splitCredentials(url);
+    const path = `${target.pathname}${target.search}`;
+    const options = { timeoutMs, upstream };
+    return (body) =>
+      jsonRpcSpan(upstream ?? 'other', body, () =>
+        this.call(target, options, (signal, extra) => {
+          const headers = { ...auth, 'content-type': 'application/json', ...extra };
+          return postOnce(
+            this.poolFor(target.origin),
+            path,
+            body,
+            headers,
+            signal,
+            MAX_ANSWER_BYTES,
+          );
+        }),
+      );
+  }
+
+  /** Closes rpcPost's pools (their idle keep-alive sockets) when the app stops. */
+  async onModuleDestroy(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((pool) => pool.close().catch(() => undefined)));
+  }
+
+  private poolFor(origin: string): Pool {
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = upstreamPool(origin, this.config.maxConcurrency);
+      this.pools.set(origin, pool);
+    }
+    return pool;
   }
 
   private policyFor(url: string | URL): HostPolicy {

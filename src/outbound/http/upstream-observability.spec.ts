@@ -62,17 +62,22 @@ describe('Calls to upstreams: request id and metrics', () => {
     const bounds = new UpstreamBounds(loadExternalConfig({}));
     const http = new ExternalHttp(bounds);
     const rpc = bounds.fetchFn(1000, 'rpc_43113');
+    const batch = bounds.rpcPost(`${base}/rpc`, 1000, 'rpc_43113');
     const post = { method: 'POST', body: '{"method":"eth_chainId"}', headers: { a: 'b' } };
     await servingRequest('req-42', async () => {
       await http.getJson(`${base}/api`, { upstream: 'prices' });
       await rpc(`${base}/rpc`, post);
+      await batch('[{"method":"eth_chainId"}]');
     });
-    expect(seen.map((h) => h['x-request-id'])).toEqual(['req-42', 'req-42']);
+    expect(seen.map((h) => h['x-request-id'])).toEqual(['req-42', 'req-42', 'req-42']);
     // The transport's own headers are kept.
     expect(seen[1]).toMatchObject({ a: 'b', 'content-type': expect.any(String) });
     // Outside a request there is no id to send.
     await http.getJson(`${base}/api`);
-    expect(seen[2]).not.toHaveProperty('x-request-id');
+    await batch('[{"method":"eth_chainId"}]');
+    expect(seen[3]).not.toHaveProperty('x-request-id');
+    expect(seen[4]).not.toHaveProperty('x-request-id');
+    await bounds.onModuleDestroy();
   });
 
   it('counts every call under its configuration key by outcome, never by URL', async () => {
@@ -83,8 +88,10 @@ describe('Calls to upstreams: request id and metrics', () => {
     );
     const http = new ExternalHttp(bounds);
     const rpc = bounds.fetchFn(1000, 'rpc_43113');
+    const batch = bounds.rpcPost(`${base}/down`, 1000, 'rpc_43113');
     const post = { method: 'POST', body: '{}' };
     await http.getJson(`${base}/ok`, { upstream: 'prices' });
+    expect((await batch('[]')).status).toBe(503);
     await expect(http.getJson(`${base}/down`, { upstream: 'prices' })).rejects.toMatchObject({
       kind: 'status',
     });
@@ -106,7 +113,7 @@ describe('Calls to upstreams: request id and metrics', () => {
       { upstream: 'prices', outcome: 'ok', value: 1 },
       { upstream: 'prices', outcome: 'status', value: 1 },
       { upstream: 'rpc_43113', outcome: 'ok', value: 1 },
-      { upstream: 'rpc_43113', outcome: 'status', value: 1 },
+      { upstream: 'rpc_43113', outcome: 'status', value: 2 },
       { upstream: 'weather_forecast', outcome: 'busy', value: 1 },
       { upstream: 'weather_forecast', outcome: 'timeout', value: 1 },
       { upstream: 'weather_geocoding', outcome: 'cancelled', value: 1 },
@@ -117,5 +124,6 @@ describe('Calls to upstreams: request id and metrics', () => {
     expect(text).toMatch(
       /dynamic_action_upstream_duration_seconds_count\{upstream="weather_forecast"\} 1\n/,
     );
+    await bounds.onModuleDestroy();
   });
 });
