@@ -2,14 +2,12 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { getAddress, type HDAccount } from 'viem';
 import { prepareDev, type DevSetup } from '../../scripts/dev/dev-env';
 import { declaredActions, signAndSend } from '../../src/testing';
-import { actionUnderTest } from '../../src/testing/conformance/conformance.target';
+import { actionUnderTest, baseCall } from '../../src/testing/conformance/conformance.target';
 import {
   type Answer,
   CONFORMANCE_USER,
-  sampleCall,
   send,
 } from '../../src/testing/conformance/conformance.request';
-import { validFiles } from '../../src/testing/conformance/conformance.values';
 import { createTestApp } from '../support/app.factory';
 import { RpcRecorder } from '../support/rpc.recorder';
 
@@ -81,13 +79,8 @@ describe('every declared action: at most one round trip to the node per steady a
     for (const { action } of declaredActions(app)) {
       const target = actionUnderTest(app, action.path);
       for (const [index, sample] of target.samples.entries()) {
-        const call = sampleCall(sample, validFiles(target.params));
-        if (call.userAddress === undefined && target.declaration.requiresUser) {
-          call.userAddress = CONFORMANCE_USER;
-        }
-        if (target.declaration.user === 'verified') {
-          call.verifiedAs = call.userAddress ?? CONFORMANCE_USER;
-        }
+        // The conformance kit's request for this sample: its user, and a session when verified.
+        const call = baseCall({ ...target, samples: [sample] });
         const ask = (): Promise<Answer> => send(app, 'POST', action.path, call);
         const what = `${action.path} sample ${index + 1}`;
         let answer = await ask();
