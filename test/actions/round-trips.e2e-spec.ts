@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   type Address,
-  decodeAbiParameters,
   decodeFunctionData,
   getAddress,
   type HDAccount,
@@ -25,9 +24,11 @@ import {
   type TestChain,
 } from '../../src/testing';
 import { png } from '../../src/testing/sample-files';
+import { readHeadProbe } from '../../src/evm/transaction/head-probe';
 import { createTestApp } from '../support/app.factory';
 import { formBody } from '../support/multipart.helper';
 import { runAction } from '../support/platform';
+import { isHeadProbe } from '../support/rpc-node.server';
 import { RpcRecorder } from '../support/rpc.recorder';
 
 /**
@@ -111,20 +112,11 @@ describe('round trips to the node per transaction answer', () => {
     return (await testChain.chain.publicClient.waitForTransactionReceipt({ hash })).blockNumber;
   };
 
-  /** The head probe's eth_call: no `to`, its code reads `user`'s balance (head-probe.ts). */
-  const isProbe = (call: { method: string; params?: unknown[] }): boolean =>
-    call.method === 'eth_call' &&
-    (call.params?.[0] as { data?: string }).data
-      ?.toLowerCase()
-      .startsWith(`0x73${user.address.slice(2).toLowerCase()}31`) === true;
-
   /** The head probe's answer in batch `i`: the block its call read, and the user's balance. */
   function probed(i = 0): { block: bigint; balance: bigint } {
-    const at = recorder.requests[i].findIndex(isProbe);
+    const at = recorder.requests[i].findIndex((c) => isHeadProbe(c, user.address));
     expect(at).toBeGreaterThanOrEqual(0);
-    const data = (recorder.answers[i] as { result: Hex }[])[at].result;
-    const [block, balance] = decodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], data);
-    return { block, balance };
+    return readHeadProbe((recorder.answers[i] as { result: Hex }[])[at].result);
   }
 
   /**
@@ -134,7 +126,7 @@ describe('round trips to the node per transaction answer', () => {
   function oneBlock(i = 0): bigint {
     const calls = recorder.requests[i];
     const answers = recorder.answers[i] as { result?: string }[];
-    expect(isProbe(calls[0])).toBe(true);
+    expect(isHeadProbe(calls[0], user.address)).toBe(true);
     expect(calls.at(-1)!.method).toBe('eth_blockNumber');
     const head = BigInt(answers.at(-1)!.result!);
     expect(probed(i).block).toBe(head);
@@ -150,7 +142,7 @@ describe('round trips to the node per transaction answer', () => {
     expect((await sendUsdc()).status).toBe(200);
     const [first] = recorder.requests;
     expect(first[0].method).toBe('eth_blockNumber');
-    expect(isProbe(first[1])).toBe(true);
+    expect(isHeadProbe(first[1], user.address)).toBe(true);
     const opening = BigInt((recorder.answers[0] as { result: string }[])[0].result);
     expect(probed().block).toBe(opening);
     expect(probed().balance).toBe(
@@ -280,7 +272,9 @@ describe('round trips to the node per transaction answer', () => {
     expect(counts().calls).toBeLessThanOrEqual(most);
     expect(oneBlock()).toBe(await testChain.chain.publicClient.getBlockNumber());
     // The reserves of both pools in one eth_call (the multicall has no `to`: its code rides along).
-    const calls = recorder.calls.filter((c) => c.method === 'eth_call' && !isProbe(c));
+    const calls = recorder.calls.filter(
+      (c) => c.method === 'eth_call' && !isHeadProbe(c, user.address),
+    );
     expect(calls.filter((c) => !(c.params?.[0] as { to?: string }).to)).toHaveLength(1);
   });
 });

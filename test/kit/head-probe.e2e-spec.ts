@@ -1,9 +1,11 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { decodeAbiParameters, encodeAbiParameters, type Hex } from 'viem';
+import { encodeAbiParameters, type Hex } from 'viem';
 import { SendTokenModule } from '../../src/actions/send-token/send-token.module';
+import { readHeadProbe } from '../../src/evm/transaction/head-probe';
 import { startTestChain, type TestChain } from '../../src/testing';
 import { createTestApp } from '../support/app.factory';
 import { runAction } from '../support/platform';
+import { isHeadProbe } from '../support/rpc-node.server';
 import { type RpcCall, RpcRecorder } from '../support/rpc.recorder';
 
 /**
@@ -14,15 +16,12 @@ import { type RpcCall, RpcRecorder } from '../support/rpc.recorder';
  * batch keeps its opening eth_blockNumber, and a block mined mid-batch is still caught.
  */
 const FUJI = 43113;
-const isProbe = (call: RpcCall): boolean =>
-  call.method === 'eth_call' &&
-  /^0x73[0-9a-f]{40}31/i.test((call.params?.[0] as { data?: string }).data ?? '');
 
 /** The probe's answer with block.number one past what the node said. */
 function nextBlockContext(call: RpcCall, answer: unknown): unknown {
   const { result } = answer as { result?: Hex };
-  if (!isProbe(call) || !result) return answer;
-  const [block, balance] = decodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], result);
+  if (!isHeadProbe(call) || !result) return answer;
+  const { block, balance } = readHeadProbe(result);
   const shifted = encodeAbiParameters(
     [{ type: 'uint256' }, { type: 'uint256' }],
     [block + 1n, balance],
@@ -65,7 +64,7 @@ describe('a node whose eth_call runs in the next block: the probe never stands f
       const [calls] = recorder.requests;
       const answers = recorder.answers[0] as { result: string }[];
       expect(calls[0].method).toBe('eth_blockNumber');
-      expect(isProbe(calls[1])).toBe(true);
+      expect(isHeadProbe(calls[1])).toBe(true);
       expect(calls.at(-1)!.method).toBe('eth_blockNumber');
       expect(answers[0].result).toBe(answers.at(-1)!.result);
     }

@@ -57,6 +57,23 @@ export function block(number: number): Record<string, unknown> {
   };
 }
 
+/**
+ * Whether a JSON-RPC call is a check's head probe (src/evm/transaction/head-probe.ts): an
+ * eth_call without `to` whose code starts `PUSH20 <account> BALANCE` (of `account` when given).
+ */
+export function isHeadProbe(
+  call: { method?: string; params?: readonly unknown[] },
+  account?: string,
+): boolean {
+  const request = call.params?.[0] as { to?: string; data?: string } | undefined;
+  const reads = account === undefined ? '[0-9a-f]{40}' : account.slice(2);
+  return (
+    call.method === 'eth_call' &&
+    !request?.to &&
+    new RegExp(`^0x73${reads}31`, 'i').test(request?.data ?? '')
+  );
+}
+
 /** Reserves (uint112, uint112, uint32) as a V2 pair's getReserves answers them. */
 export const reservesAnswer = (reserve0: bigint, reserve1: bigint): Hex =>
   encodeAbiParameters(
@@ -72,7 +89,7 @@ export const reservesAnswer = (reserve0: bigint, reserve1: bigint): Hex =>
 function tokenAnswer(call: unknown): Hex {
   const data = String((call as { data?: string; input?: string }).data ?? '');
   // The check's head probe (src/evm/transaction/head-probe.ts): the head and a balance of 1 coin.
-  if (!(call as { to?: string }).to && /^0x73[0-9a-f]{40}31/i.test(data)) {
+  if (isHeadProbe({ method: 'eth_call', params: [call] })) {
     return encodeAbiParameters(
       [{ type: 'uint256' }, { type: 'uint256' }],
       [BigInt(HEAD), 10n ** 18n],
