@@ -10,9 +10,11 @@ import type {
 } from '../follower/followed-block';
 import { FOLLOWER_CONFIG, type FollowerConfig } from '../follower/follower.config';
 import { INTENT_STORE, type IntentStore, isOpen, type StoredIntent } from './intent-store';
-import { sightingOf } from './intent-match';
+import { replaces, type Seen, type SeenTransaction, sightingOf } from './intent-match';
+import { isIntentId } from './intent-id';
+import { outcomeOf } from './settled-outcome';
+import { tagsIn } from '../evm';
 import { IntentsService } from './intents.service';
-import type { Sighting } from './outcome.types';
 import { OUTCOMES_CONFIG, type OutcomesConfig } from './outcomes.config';
 
 /**
@@ -44,27 +46,53 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
     return this.store.hasWork(chainIds);
   }
 
+  /**
+   * Marks `submitted` what a block's transactions carry: each tagged intent whose tag one of them
+   * holds, as its user ran it; each untagged intent whose call one of them is (its hash bound to
+   * that intent alone); each intent whose reported pending transaction another one replaced.
+   */
   async block(block: FollowedBlock): Promise<void> {
+    const tags = tagsOf(block.transactions);
     const senders = [...new Set(block.transactions.map((tx) => tx.from.toLowerCase()))];
     if (senders.length === 0) return;
-    const open = (await this.store.openOf(block.chainId, senders)).filter(
-      ({ intent }) => intent.blockNumber === undefined,
-    );
-    if (open.length === 0) return;
+    const [open, tagged] = await Promise.all([
+      this.store.openOf(block.chainId, senders),
+      Promise.all([...tags.keys()].map((id) => this.store.get(id))),
+    ]);
+    const at = { blockNumber: block.number.toString(), blockHash: block.hash };
+    const seenIn = (tx: FollowedTransaction): SeenTransaction => ({
+      ...tx,
+      blockNumber: block.number,
+    });
+    const moved = new Set<string>();
     const moves: Promise<unknown>[] = [];
-    for (const tx of block.transactions) {
-      for (const [stored, seenAs] of claimed(open, tx)) {
-        open.splice(open.indexOf(stored), 1);
-        moves.push(
-          this.intents.move(stored, {
-            status: 'submitted',
-            hash: tx.hash,
-            seenAs,
-            blockNumber: block.number.toString(),
-            blockHash: block.hash,
-          }),
-        );
+    for (const stored of tagged) {
+      if (!stored || !waiting(stored, block.chainId) || !stored.intent.tagged) continue;
+      for (const tx of tags.get(stored.intent.id) ?? []) {
+        const seen = sightingOf(stored.intent, seenIn(tx));
+        if (!seen) continue;
+        moved.add(stored.intent.id);
+        moves.push(this.seen(stored, tx, seen, at));
+        break;
       }
+    }
+    const rest = open.filter((s) => waiting(s, block.chainId) && !moved.has(s.intent.id));
+    const plain = rest.filter((s) => !s.intent.tagged);
+    for (const tx of block.transactions) {
+      const calls = plain
+        .filter((s) => !moved.has(s.intent.id) && sightingOf(s.intent, seenIn(tx)))
+        .sort((a, b) => rank(a, tx) - rank(b, tx));
+      for (const stored of calls) {
+        if (!(await this.intents.bindHash(stored.intent, tx.hash))) continue;
+        moved.add(stored.intent.id);
+        moves.push(this.seen(stored, tx, { sighting: 'call' }, at));
+        break;
+      }
+    }
+    for (const stored of rest) {
+      if (moved.has(stored.intent.id)) continue;
+      const tx = block.transactions.find((t) => replaces(stored.intent, seenIn(t)));
+      if (tx) moves.push(this.seen(stored, tx, { sighting: 'replacement' }, at));
     }
     await Promise.all(moves);
   }
@@ -86,6 +114,28 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
     await Promise.all(gone.map((stored) => this.reopen(stored)));
   }
 
+  private async seen(
+    stored: StoredIntent,
+    tx: FollowedTransaction,
+    seen: Seen | { sighting: 'replacement' },
+    at: { blockNumber: string; blockHash: Hash },
+  ): Promise<void> {
+    const moved = await this.intents.move(stored, {
+      status: 'submitted',
+      hash: tx.hash,
+      seenAs: seen.sighting,
+      userOpNonce: 'userOpNonce' in seen ? seen.userOpNonce?.toString() : undefined,
+      pendingNonce: undefined,
+      ...at,
+    });
+    const reported = stored.intent.hash;
+    // A speed-up mined in place of the reported transaction: the reported hash is free again.
+    if (moved && reported && reported !== tx.hash && seen.sighting !== 'replacement') {
+      await this.intents.unbindHash(stored.intent, reported);
+    }
+    if (!moved && seen.sighting === 'call') await this.intents.unbindHash(stored.intent, tx.hash);
+  }
+
   private async settle(stored: StoredIntent): Promise<void> {
     const { intent } = stored;
     const receipt = await this.receipt(intent.chainId, intent.hash!);
@@ -93,12 +143,9 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
       // Its block is no longer the chain's (a reorg the follower has not reached yet).
       return this.reopen(stored);
     }
-    const status =
-      intent.seenAs === 'replacement'
-        ? 'replaced'
-        : receipt.status === 'success'
-          ? 'confirmed'
-          : 'reverted';
+    const status = outcomeOf(intent, receipt);
+    // A wallet's transaction that did not run the call after all (its wrapper failed whole).
+    if (status === undefined) return this.reopen(stored);
     await this.intents.move(stored, { status });
   }
 
@@ -107,13 +154,16 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
     this.logger.warn(
       `Intent ${intent.id}: block ${intent.blockNumber} left the chain; watching again`,
     );
-    await this.intents.move(stored, {
+    const moved = await this.intents.move(stored, {
       status: 'answered',
       hash: undefined,
       seenAs: undefined,
+      userOpNonce: undefined,
+      pendingNonce: undefined,
       blockNumber: undefined,
       blockHash: undefined,
     });
+    if (moved && intent.hash) await this.intents.unbindHash(intent, intent.hash);
   }
 
   private async receipt(chainId: number, hash: Hash): Promise<TransactionReceipt | undefined> {
@@ -128,20 +178,24 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
   }
 }
 
-/**
- * The open intents a transaction of their user settles: the oldest whose call it is (one at
- * its nonce first), else every one it replaces at the answer's nonce. A transaction that is the
- * call of one intent is never also a cancel of another answered at the same nonce.
- */
-function claimed(open: StoredIntent[], tx: FollowedTransaction): [StoredIntent, Sighting][] {
-  const seen = open
-    .map((stored) => [stored, sightingOf(stored.intent, tx)] as const)
-    .filter((pair): pair is [StoredIntent, Sighting] => pair[1] !== undefined);
-  const calls = seen
-    .filter(([, sighting]) => sighting === 'call')
-    .sort(([a], [b]) => rank(a, tx) - rank(b, tx));
-  return calls.length > 0 ? [calls[0]] : seen;
+/** An intent still waiting for its transaction on this chain. */
+const waiting = ({ intent }: StoredIntent, chainId: number): boolean =>
+  isOpen(intent) && intent.chainId === chainId && intent.blockNumber === undefined;
+
+/** The transactions carrying each answer tag (an intent id) found in a block. */
+function tagsOf(transactions: readonly FollowedTransaction[]): Map<string, FollowedTransaction[]> {
+  const tags = new Map<string, FollowedTransaction[]>();
+  for (const tx of transactions) {
+    for (const tag of tagsIn(tx.input)) {
+      if (!isIntentId(tag)) continue;
+      const carrying = tags.get(tag) ?? [];
+      if (!carrying.includes(tx)) carrying.push(tx);
+      tags.set(tag, carrying);
+    }
+  }
+  return tags;
 }
 
+/** Untagged intents a transaction could be the call of: one at its nonce first, then the oldest. */
 const rank = ({ intent }: StoredIntent, tx: FollowedTransaction): number =>
   (intent.nonce === tx.nonce ? 0 : 1e15) + intent.createdAt;

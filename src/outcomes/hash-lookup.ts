@@ -2,12 +2,18 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { type Hash, type Transaction, TransactionNotFoundError } from 'viem';
 import { ChainRegistry } from '../evm';
 import { ChainRpc } from '../evm/chains/chain-rpc';
-import { sightingOf } from './intent-match';
-import type { Sighting, TransactionIntent } from './outcome.types';
+import { predates, type Seen, sightingOf } from './intent-match';
+import type { TransactionIntent } from './outcome.types';
 
-/** A reported hash, as the chain knows it now. */
+/**
+ * A reported hash, as the chain knows it now: unknown to the node, not the intent's, the intent's
+ * call but sent before it was answered (`early`: an untagged intent's older twin), or its call.
+ */
 export type Lookup =
-  { kind: 'unknown' } | { kind: 'foreign' } | { kind: 'seen'; sighting: Sighting; tx: Transaction };
+  | { kind: 'unknown' }
+  | { kind: 'foreign' }
+  | { kind: 'early' }
+  | { kind: 'seen'; seen: Seen; tx: Transaction };
 
 /**
  * The one look at the chain a report costs: the transaction by its hash, from the intent's chain
@@ -38,7 +44,12 @@ export class HashLookup {
         HttpStatus.SERVICE_UNAVAILABLE,
       );
     }
-    const sighting = sightingOf(intent, tx);
-    return sighting ? { kind: 'seen', sighting, tx } : { kind: 'foreign' };
+    const seen = sightingOf(intent, tx);
+    if (seen) return { kind: 'seen', seen, tx };
+    return !intent.tagged &&
+      predates(intent, tx) &&
+      sightingOf({ ...intent, nonce: undefined, answeredBlock: undefined }, tx)
+      ? { kind: 'early' }
+      : { kind: 'foreign' };
   }
 }

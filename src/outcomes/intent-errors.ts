@@ -24,16 +24,36 @@ export function refuseSettled(intent: TransactionIntent): void {
   );
 }
 
-/** A hash of another sender, or another call at another nonce: a 422, the intent stays open. */
-export function mismatch(): ActionException {
-  return new ActionException(
+const refusal = (
+  status: HttpStatus,
+  error: string,
+  message: string,
+  code: string,
+): ActionException => new ActionException(status, error, { message, data: { code }, code });
+
+/** A hash whose transaction does not carry this intent's call as its user ran it: a 422. */
+export const mismatch = (): ActionException =>
+  refusal(
     HttpStatus.UNPROCESSABLE_ENTITY,
     'The transaction is not the answered one',
-    {
-      message:
-        'This hash names a transaction of another sender, or another call at another nonce, than the answered one: the intent stays open',
-      data: { code: 'HASH_MISMATCH' },
-      code: 'HASH_MISMATCH',
-    },
+    "This hash names a transaction that does not carry this answer's call (its tag), sent or run by its user: the intent stays open",
+    'HASH_MISMATCH',
   );
-}
+
+/** The answered call, but sent before the answer was given: a 422. */
+export const early = (): ActionException =>
+  refusal(
+    HttpStatus.UNPROCESSABLE_ENTITY,
+    'The transaction predates the answer',
+    'This transaction was sent before the action answered (an older nonce or block): it pays for an earlier answer, and the intent stays open',
+    'HASH_BEFORE_ANSWER',
+  );
+
+/** A transaction that already settles another intent: a 409. */
+export const hashUsed = (): ActionException =>
+  refusal(
+    HttpStatus.CONFLICT,
+    'The transaction belongs to another intent',
+    'This transaction already settles another transaction intent: one payment settles one intent',
+    'HASH_USED',
+  );

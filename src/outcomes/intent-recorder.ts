@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { getAddress, type Hex, parseTransaction } from 'viem';
 import type { ExecutionResponse } from '../contract/action.types';
-import { fromWagmiJson, type UnsignedTransaction } from '../evm';
+import { fromWagmiJson, tagsIn, type UnsignedTransaction } from '../evm';
 import type { ActionCall } from '../kit/action-call';
 import { TransactionAnswerListener } from '../kit/transaction-answer.listener';
 import { limitLog } from '../telemetry/logging/log-limiter';
@@ -66,21 +66,25 @@ function intentOf(call: ActionCall, answer: ExecutionResponse): TransactionInten
   const now = Date.now();
   // The signer's pending nonce its simulation (or TX_FILL=estimate) read; not the parsed one,
   // which viem reads as 0 when the answer leaves the nonce to the wallet.
-  const read = scopeOf(call.req.raw)?.signerNonce;
-  const nonce =
-    read && read.chainId === answer.chainId && read.address.toLowerCase() === user.toLowerCase()
-      ? read.nonce
-      : undefined;
+  const scope = scopeOf(call.req.raw);
+  const read = scope?.signerNonce;
+  const mine =
+    read && read.chainId === answer.chainId && read.address.toLowerCase() === user.toLowerCase();
+  const data = (tx.data ?? '0x').toLowerCase() as Hex;
+  // The id the builder tagged the calldata with (src/evm's answer-tag.ts), when it did.
+  const id = scope?.answerTag ?? newIntentId();
   return {
-    id: newIntentId(),
+    id,
     action: call.declaration.path,
     chainId: answer.chainId,
     user: getAddress(user),
     userLevel: call.verified ? 'siwe' : 'claimed',
     to: getAddress(tx.to),
-    data: (tx.data ?? '0x').toLowerCase() as Hex,
+    data,
+    ...(tagsIn(data).includes(id) && { tagged: true }),
     value: (tx.value ?? 0n).toString(),
-    ...(nonce !== undefined && { nonce }),
+    ...(mine && { nonce: read.nonce }),
+    ...(mine && read.block !== undefined && { answeredBlock: read.block.toString() }),
     status: 'answered',
     createdAt: now,
     updatedAt: now,

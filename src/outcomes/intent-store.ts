@@ -34,6 +34,14 @@ export interface IntentStore {
   /** Marks `key` (an intent and a status) as handled: true the first time only, across replicas. */
   claimOnce(key: string): Promise<boolean>;
   /**
+   * Binds a transaction to the one intent it settles (an untagged intent's: a tagged one's tag is
+   * its own). True when the hash was free or is already this intent's, false when another holds
+   * it; atomic across replicas, kept as long as an intent.
+   */
+  bindHash(chainId: number, hash: string, id: string): Promise<boolean>;
+  /** Frees a hash bound to this intent (its block left the chain, or its move lost a race). */
+  unbindHash(chainId: number, hash: string, id: string): Promise<void>;
+  /**
    * A user's most recent intents on every chain, open or settled, newest first: at most `limit`,
    * of the RECENT_PER_USER the index keeps (what a verified user's listing reads).
    */
@@ -77,3 +85,7 @@ export const RECENT_PER_USER = 100;
 /** The user index's member key: a chain and a lower-case address. */
 export const userKey = (chainId: number, user: string): string =>
   `${chainId}:${user.toLowerCase()}`;
+
+/** A bound hash's key: a chain and a lower-case hash. */
+export const hashKey = (chainId: number, hash: string): string =>
+  `${chainId}:${hash.toLowerCase()}`;

@@ -34,7 +34,7 @@ function setup(looks: Lookup[], config: Partial<OutcomesConfig> = {}) {
 
 const seen = (blockNumber: bigint | null): Lookup => ({
   kind: 'seen',
-  sighting: 'call',
+  seen: { sighting: 'call' },
   tx: { blockNumber, blockHash: blockNumber === null ? null : HASH } as Transaction,
 });
 

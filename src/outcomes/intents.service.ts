@@ -5,7 +5,7 @@ import { logText } from '../telemetry/logging/log-text';
 import { outsideRequest } from '../telemetry/logging/outside-request';
 import { currentRequestId } from '../telemetry/request-scope';
 import { HashLookup } from './hash-lookup';
-import { isSettled, mismatch, refuseSettled } from './intent-errors';
+import { early, hashUsed, isSettled, mismatch, refuseSettled } from './intent-errors';
 import { INTENT_STORE, type IntentStore, isOpen, type StoredIntent } from './intent-store';
 import { OutcomeHooks } from './outcome-hooks';
 import { OutcomeMetrics } from './outcome-metrics';
@@ -74,10 +74,11 @@ export class IntentsService {
   }
 
   /**
-   * The wallet's hash for an intent, as a hint. One look at the chain: a transaction of another
-   * sender, or another call at another nonce, is a 422 `HASH_MISMATCH` and changes nothing; the
-   * intent's call (or its replacement at the answer's nonce) marks it `submitted`, for the
-   * follower to settle when it is deep enough. A hash the node does not know changes nothing.
+   * The wallet's hash for an intent, as a hint. One look at the chain: a transaction that does not
+   * carry the intent's call as its user ran it is a 422 `HASH_MISMATCH`, its call sent before the
+   * answer a 422 `HASH_BEFORE_ANSWER`, one already settling another intent a 409 `HASH_USED`; each
+   * changes nothing. The intent's call marks it `submitted`, for the follower to settle when it is
+   * deep enough. A hash the node does not know changes nothing.
    */
   async report(id: string, hash: Hash): Promise<Reported> {
     const normalized = hash.toLowerCase() as Hash;
@@ -87,27 +88,50 @@ export class IntentsService {
     const look = await this.lookup.lookup(stored.intent, normalized);
     if (look.kind === 'unknown') return { intent: stored.intent, known: false };
     if (look.kind === 'foreign') throw mismatch();
-    const { tx, sighting } = look;
+    if (look.kind === 'early') throw early();
+    const { tx, seen } = look;
+    if (!(await this.bindHash(stored.intent, normalized))) throw hashUsed();
     for (;;) {
       const { intent } = stored;
       if (intent.hash === normalized) return { intent, known: true };
       refuseSettled(intent);
       // Already seen mined with another transaction: the chain's word stands over the hint.
-      if (intent.blockNumber !== undefined) return { intent, known: true };
+      if (intent.blockNumber !== undefined) {
+        await this.unbindHash(intent, normalized);
+        return { intent, known: true };
+      }
       const next: TransactionIntent = {
         ...intent,
         status: 'submitted',
         hash: normalized,
-        seenAs: sighting,
+        seenAs: seen.sighting,
+        userOpNonce: seen.userOpNonce?.toString(),
+        // The user's own pending transaction: another mined at its nonce replaces it.
+        pendingNonce: tx.blockNumber === null && seen.sighting === 'call' ? tx.nonce : undefined,
         ...(tx.blockNumber !== null && {
           blockNumber: tx.blockNumber.toString(),
           blockHash: tx.blockHash ?? undefined,
         }),
       };
       const moved = await this.move(stored, next);
-      if (moved) return { intent: moved, known: true };
+      if (moved) {
+        if (intent.hash) await this.unbindHash(intent, intent.hash);
+        return { intent: moved, known: true };
+      }
       stored = await this.find(id);
     }
+  }
+
+  /** Binds an untagged intent's transaction to it alone (a tagged one's tag already does). */
+  bindHash(intent: TransactionIntent, hash: Hash): Promise<boolean> {
+    return intent.tagged
+      ? Promise.resolve(true)
+      : this.store.bindHash(intent.chainId, hash, intent.id);
+  }
+
+  /** Frees what bindHash took. */
+  async unbindHash(intent: TransactionIntent, hash: Hash): Promise<void> {
+    if (!intent.tagged) await this.store.unbindHash(intent.chainId, hash, intent.id);
   }
 
   /** The expiry watcher's look at one due intent. */

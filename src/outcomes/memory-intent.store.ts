@@ -3,6 +3,7 @@ import type { TransactionIntent } from './outcome.types';
 import {
   type Created,
   type DueIntent,
+  hashKey,
   type IntentStore,
   isOpen,
   type OpenLimits,
@@ -27,6 +28,8 @@ export class MemoryIntentStore implements IntentStore {
   /** Seen intents by chain: id → block. */
   private readonly seen = new Map<number, Map<string, bigint>>();
   private readonly claims: LRUCache<string, true>;
+  /** Bound hashes (hashKey) → the intent each settles. */
+  private readonly hashes: LRUCache<string, string>;
 
   constructor(max: number, ttlMs: number) {
     this.intents = new LRUCache({
@@ -37,6 +40,7 @@ export class MemoryIntentStore implements IntentStore {
       },
     });
     this.claims = new LRUCache({ max: max * 4, ttl: ttlMs });
+    this.hashes = new LRUCache({ max, ttl: ttlMs });
   }
 
   create(intent: TransactionIntent, dueAt: number, limits: OpenLimits): Promise<Created> {
@@ -91,6 +95,19 @@ export class MemoryIntentStore implements IntentStore {
     if (this.claims.has(key)) return Promise.resolve(false);
     this.claims.set(key, true);
     return Promise.resolve(true);
+  }
+
+  bindHash(chainId: number, hash: string, id: string): Promise<boolean> {
+    const key = hashKey(chainId, hash);
+    const holder = this.hashes.get(key);
+    if (holder === undefined) this.hashes.set(key, id);
+    return Promise.resolve(holder === undefined || holder === id);
+  }
+
+  unbindHash(chainId: number, hash: string, id: string): Promise<void> {
+    const key = hashKey(chainId, hash);
+    if (this.hashes.get(key) === id) this.hashes.delete(key);
+    return Promise.resolve();
   }
 
   recentOf(user: string, limit: number): Promise<StoredIntent[]> {

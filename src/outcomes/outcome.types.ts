@@ -21,10 +21,13 @@ export const SETTLED_STATUSES: readonly SettledStatus[] = [
 ];
 
 /**
- * How a transaction seen for an intent relates to it: the answered call itself (whatever its
- * nonce, gas and fees), or another transaction of the user's at the answer's nonce (a cancel).
+ * How a transaction seen for an intent relates to it (intent-match.ts): the user's own
+ * transaction carrying the answered call (whatever its nonce, gas and fees: the call itself, or
+ * a batch the user's key signed), an ERC-4337 user operation of the user's account, the user's
+ * Safe executing it, or another transaction taking the nonce of the one reported for it (a
+ * wallet's cancel).
  */
-export type Sighting = 'call' | 'replacement';
+export type Sighting = 'call' | 'user-operation' | 'safe' | 'replacement';
 
 /** One transaction answer, recorded when it is given. Amounts and blocks are decimal strings. */
 export interface TransactionIntent {
@@ -38,7 +41,16 @@ export interface TransactionIntent {
   /** How sure the service was of `user`: `siwe` (a session), `claimed` (a header or the body). */
   userLevel?: 'claimed' | 'siwe';
   to: `0x${string}`;
+  /** The answered calldata, its tag included when `tagged`. */
   data: `0x${string}`;
+  /**
+   * Whether `data` ends with the answer's ERC-8021 tag naming this id: then only a transaction
+   * carrying it is this intent's. Untagged (a coin sent with no calldata): matched by sender,
+   * recipient, value and a nonce no lower than `nonce`.
+   */
+  tagged?: boolean;
+  /** The head block the answer's simulation read: nothing mined at or below it is this intent's. */
+  answeredBlock?: string;
   /** Wei, as a decimal string. */
   value: string;
   status: IntentStatus;
@@ -47,6 +59,10 @@ export interface TransactionIntent {
   /** The transaction seen for it: mined (with its block), or reported and still pending. */
   hash?: `0x${string}`;
   seenAs?: Sighting;
+  /** The nonce of a reported transaction still pending: another mined at it replaces it. */
+  pendingNonce?: number;
+  /** The user operation's nonce, when seenAs is `user-operation`. */
+  userOpNonce?: string;
   /** The block that mined it, as a decimal string, and that block's hash (to see a reorg). */
   blockNumber?: string;
   blockHash?: `0x${string}`;

@@ -80,3 +80,18 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[2])
   if not open then redis.call('ZREM', KEYS[1], id) end
 end
 return 0`;
+
+/** KEYS: a hash's binding. Taken for ARGV[1] when free (kept ARGV[2] ms); 1 when it is ARGV[1]'s. */
+export const BIND_HASH = `
+local holder = redis.call('GET', KEYS[1])
+if not holder then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+if holder == ARGV[1] then return 1 end
+return 0`;
+
+/** KEYS: a hash's binding. Freed only by the intent holding it. */
+export const UNBIND_HASH = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;

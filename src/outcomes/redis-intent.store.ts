@@ -3,6 +3,7 @@ import type { TransactionIntent } from './outcome.types';
 import {
   type Created,
   type DueIntent,
+  hashKey,
   type IntentStore,
   isOpen,
   type OpenLimits,
@@ -13,6 +14,7 @@ import {
   userKey,
 } from './intent-store';
 import {
+  BIND_HASH,
   CLAIM_DUE,
   CREATE,
   OPEN_OF,
@@ -20,6 +22,7 @@ import {
   REPLACE,
   SEEN_FROM,
   TRIM_SEEN,
+  UNBIND_HASH,
 } from './redis-intent.scripts';
 
 type Args = (string | number)[];
@@ -32,6 +35,8 @@ interface Scripted {
   intentRecentOf(...args: Args): Promise<string[]>;
   intentSeenFrom(...args: Args): Promise<string[]>;
   intentTrimSeen(...args: Args): Promise<number>;
+  intentBindHash(...args: Args): Promise<number>;
+  intentUnbindHash(...args: Args): Promise<number>;
 }
 
 /**
@@ -40,7 +45,7 @@ interface Scripted {
  * the number open); `intents:open:<chain>:<user>` a user's open intents by age;
  * `intents:seen:<chain>` the intents seen in a block, by block; `intents:user:<user>` a user's
  * RECENT_PER_USER newest intents, on every chain; `intent-claim:<id>:<status>` the
- * hooks' once-only marks. Every key but the two per-chain and the schedule expires; those are
+ * hooks' once-only marks; `intent-hash:<chain>:<hash>` the intent an untagged transaction settles. Every key but the two per-chain and the schedule expires; those are
  * trimmed by the follower and the expiry watcher.
  */
 export class RedisIntentStore implements IntentStore {
@@ -59,6 +64,8 @@ export class RedisIntentStore implements IntentStore {
     redis.defineCommand('intentOpenOf', { lua: OPEN_OF });
     redis.defineCommand('intentSeenFrom', { numberOfKeys: 1, lua: SEEN_FROM });
     redis.defineCommand('intentTrimSeen', { numberOfKeys: 1, lua: TRIM_SEEN });
+    redis.defineCommand('intentBindHash', { numberOfKeys: 1, lua: BIND_HASH });
+    redis.defineCommand('intentUnbindHash', { numberOfKeys: 1, lua: UNBIND_HASH });
     this.scripted = redis as unknown as Scripted;
     this.prefix = redis.options.keyPrefix ?? '';
   }
@@ -117,6 +124,19 @@ export class RedisIntentStore implements IntentStore {
   async claimOnce(claim: string): Promise<boolean> {
     const set = await this.redis.set(`intent-claim:${claim}`, '1', 'PX', this.retentionMs, 'NX');
     return set === 'OK';
+  }
+
+  async bindHash(chainId: number, hash: string, id: string): Promise<boolean> {
+    const bound = await this.scripted.intentBindHash(
+      `intent-hash:${hashKey(chainId, hash)}`,
+      id,
+      this.retentionMs,
+    );
+    return bound === 1;
+  }
+
+  async unbindHash(chainId: number, hash: string, id: string): Promise<void> {
+    await this.scripted.intentUnbindHash(`intent-hash:${hashKey(chainId, hash)}`, id);
   }
 
   async forget(id: string): Promise<void> {

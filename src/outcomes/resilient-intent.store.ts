@@ -40,6 +40,14 @@ export class ResilientIntentStore implements IntentStore {
     return this.guard(() => this.store.claimOnce(key));
   }
 
+  bindHash(chainId: number, hash: string, id: string): Promise<boolean> {
+    return this.guard(() => this.store.bindHash(chainId, hash, id));
+  }
+
+  unbindHash(chainId: number, hash: string, id: string): Promise<void> {
+    return this.guard(() => this.store.unbindHash(chainId, hash, id));
+  }
+
   recentOf(user: string, limit: number): Promise<StoredIntent[]> {
     return this.guard(() => this.store.recentOf(user, limit));
   }

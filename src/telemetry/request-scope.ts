@@ -22,12 +22,19 @@ export interface RequestScope {
    * it, so a transaction mined at that nonce that is not the answered one reads as a replacement.
    */
   signerNonce?: SignerNonce;
+  /**
+   * The tag the transaction answer being built carries in its calldata (src/evm's answer-tag.ts):
+   * the id its intent is recorded under, chosen before the simulation that checks it.
+   */
+  answerTag?: string;
 }
 
 export interface SignerNonce {
   chainId: number;
   address: string;
   nonce: number;
+  /** The head the simulation read: a transaction mined at or below it predates the answer. */
+  block?: bigint;
 }
 
 /**
@@ -68,6 +75,16 @@ export const currentRequestId = (): string | undefined => currentScope()?.id;
 export function noteSignerNonce(nonce: SignerNonce): void {
   const scope = currentScope();
   if (scope) scope.signerNonce = nonce;
+}
+
+/**
+ * The answer tag of the request being served, made by `make` the first time it is asked for;
+ * undefined outside a request (nothing records an intent there).
+ */
+export function answerTagOf(make: () => string): string | undefined {
+  const scope = currentScope();
+  if (!scope) return undefined;
+  return (scope.answerTag ??= make());
 }
 
 /**

@@ -106,6 +106,19 @@ export function describeIntentStore(name: string, make: () => Promise<IntentStor
       ]);
     });
 
+    it('binds a hash to one intent, again to the same, and frees it only for its holder', async () => {
+      const hash = `0x${'ab'.repeat(32)}`;
+      expect(await store.bindHash(43113, hash, 'a')).toBe(true);
+      expect(await store.bindHash(43113, hash.toUpperCase().replace('0X', '0x'), 'a')).toBe(true);
+      expect(await store.bindHash(43113, hash, 'b')).toBe(false);
+      // The same hash on another chain is another transaction.
+      expect(await store.bindHash(1, hash, 'b')).toBe(true);
+      await store.unbindHash(43113, hash, 'b');
+      expect(await store.bindHash(43113, hash, 'b')).toBe(false);
+      await store.unbindHash(43113, hash, 'a');
+      expect(await store.bindHash(43113, hash, 'b')).toBe(true);
+    });
+
     it('claims a mark once', async () => {
       expect(await store.claimOnce('a:confirmed')).toBe(true);
       expect(await store.claimOnce('a:confirmed')).toBe(false);

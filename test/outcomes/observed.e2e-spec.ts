@@ -87,6 +87,9 @@ describeWithRedis()('Outcomes seen on the chain, never reported (two replicas, R
     }
   });
 
+  const automine = (on: boolean): Promise<unknown> =>
+    chain.publicClient.request({ method: 'evm_setAutomine', params: [on] } as never);
+
   /** Blocks each app's follower read (dynamic_action_follower_blocks_total). */
   async function followedBlocks(app: NestFastifyApplication): Promise<number> {
     const metric = app
@@ -190,7 +193,7 @@ describeWithRedis()('Outcomes seen on the chain, never reported (two replicas, R
     expect(counts.filter((n) => n > 0)).toHaveLength(1);
   });
 
-  it('a foreign hash is a 422 and the intent stays open; a cancel at its nonce settles it replaced', async () => {
+  it('a foreign hash is a 422 and the intent stays open; a cancel of its reported transaction settles it replaced', async () => {
     const answer = await sendTokenIntent(
       apps[0],
       { token: 'AVAX', recipient: recipient(), amount: '0.25' },
@@ -212,23 +215,37 @@ describeWithRedis()('Outcomes seen on the chain, never reported (two replicas, R
     const refused = await reportHash(apps[1], answer.intent, foreign.receipt.transactionHash);
     expect(refused).toMatchObject({ status: 422, body: { data: { code: 'HASH_MISMATCH' } } });
     expect((await readIntent(apps[0], answer.intent)).body.data?.status).toBe('answered');
-    // The wallet's cancel: nothing to itself at the nonce the answer was given at.
-    const wallet = chain.wallet(user);
-    const nonce = await chain.publicClient.getTransactionCount({
-      address: user.address,
-      blockTag: 'pending',
-    });
-    const cancel = await wallet.sendTransaction({ to: user.address, value: 0n, nonce });
-    const outcome = await heard(answer.intent, 'replaced');
-    expect(outcome.intent.hash).toBe(cancel);
-    // Its webhook names the transaction that took its place, and that transaction's block.
-    const id = `${answer.intent}.replaced`;
-    await receiver.until(() => receiver.of(id).length > 0);
-    expect(JSON.parse(receiver.of(id)[0].body)).toMatchObject({
-      type: 'transaction.replaced',
-      hash: cancel,
-      blockNumber: outcome.intent.blockNumber,
-    });
+    // The wallet signs the answer and reports it while it is pending; then the user cancels it:
+    // nothing to itself at the same nonce, with higher fees. Only that is evidence of a cancel.
+    await automine(false);
+    try {
+      const signed = await signAnswer(chain, user, answer.body.serializedTransaction as string);
+      await chain.publicClient.sendRawTransaction({ serializedTransaction: signed.raw });
+      const pending = await reportHash(apps[0], answer.intent, signed.hash);
+      expect(pending.body.data).toMatchObject({ status: 'submitted', hash: signed.hash });
+      const nonce = (await chain.publicClient.getTransaction({ hash: signed.hash })).nonce;
+      const fees = await chain.publicClient.estimateFeesPerGas();
+      const cancel = await chain.wallet(user).sendTransaction({
+        to: user.address,
+        value: 0n,
+        nonce,
+        maxFeePerGas: fees.maxFeePerGas * 3n,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas * 3n,
+      });
+      await mine(chain, 1);
+      const outcome = await heard(answer.intent, 'replaced');
+      expect(outcome.intent.hash).toBe(cancel);
+      // Its webhook names the transaction that took its place, and that transaction's block.
+      const id = `${answer.intent}.replaced`;
+      await receiver.until(() => receiver.of(id).length > 0);
+      expect(JSON.parse(receiver.of(id)[0].body)).toMatchObject({
+        type: 'transaction.replaced',
+        hash: cancel,
+        blockNumber: outcome.intent.blockNumber,
+      });
+    } finally {
+      await automine(true);
+    }
   });
 
   it('after a reorg, a settled intent whose block left the chain is settled again from the new one', async () => {

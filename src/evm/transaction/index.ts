@@ -29,3 +29,4 @@ export {
   type TransactionFormat,
   type UnsignedTransaction,
 } from './tx-serialization';
+export { holdsCall, newAnswerTag, tagsIn, withTag } from './answer-tag';

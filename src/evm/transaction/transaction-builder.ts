@@ -21,6 +21,8 @@ import { displayValue, serializeUnsigned, type UnsignedTransaction } from './tx-
 import type { TransactionSpec } from './transaction-spec';
 import { assertNoShadowing, builderMisuse, fillNeedsSigner, signerNeeded } from './builder-misuse';
 import { unsigned } from './unsigned-tx';
+import { newAnswerTag } from './answer-tag';
+import { answerTagOf } from '../../telemetry/request-scope';
 
 export type { ContractCall, CrossChainSpec, TransactionSpec } from './transaction-spec';
 
@@ -68,19 +70,23 @@ export class TransactionBuilder {
       if (problem) throw builderMisuse(problem);
     }
     const from = plan.from ?? context.userAddress;
+    // An answer to a named user is recorded as an intent under this tag (src/outcomes).
+    const tag = context.userAddress ? answerTagOf(newAnswerTag) : undefined;
     if (!this.config.simulate) {
       const reads = plan.reads?.length ? await this.unpinnedReads(chain, plan.reads) : [];
       const runs = plan.candidates.map((spec) => ({ spec, kind: 'unchecked' as const }));
       const { candidate, answer } = plan.pick({ reads, runs });
-      return this.answer(chain, answer ?? plan.candidates[candidate], from);
+      return this.answer(chain, answer ?? plan.candidates[candidate], from, tag);
     }
     if (!from) throw signerNeeded();
-    const txs = plan.candidates.map(unsigned);
+    const txs = plan.candidates.map((spec) => unsigned(spec, tag));
     const choice = await chooseChecked(this.simulator, chain, from, plan, txs);
     const { run, answer, state } = choice;
     if (run.kind === 'refused') throw run.refusal!;
     // The answer may differ from its candidate only in ways that keep the same value and gas use.
-    if (choice.gasToCheck) await this.simulator.gasCheck(chain, state, from, unsigned(answer));
+    if (choice.gasToCheck) {
+      await this.simulator.gasCheck(chain, state, from, unsigned(answer, tag));
+    }
     if (run.kind === 'approve' && answer.spend) {
       const verdict = await this.simulator.approval(
         chain,
@@ -90,10 +96,10 @@ export class TransactionBuilder {
         answer.errors,
       );
       if (verdict.kind === 'approve') {
-        return this.answer(chain, approvalStep(answer, answer.spend, verdict), from);
+        return this.answer(chain, approvalStep(answer, answer.spend, verdict), from, tag);
       }
     }
-    return this.answer(chain, answer, from);
+    return this.answer(chain, answer, from, tag);
   }
 
   /** TX_SIMULATE=off: the reads alone, as the node answers them (one batch, nothing pinned). */
@@ -110,8 +116,9 @@ export class TransactionBuilder {
     chain: ChainInfo,
     spec: TransactionSpec,
     from: Address | undefined,
-    built: UnsignedTransaction = unsigned(spec),
+    tag: string | undefined,
   ): Promise<ExecutionResponse> {
+    const built = unsigned(spec, tag);
     const { call } = spec;
     const tx =
       this.config.fill === 'estimate'

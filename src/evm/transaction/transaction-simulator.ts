@@ -69,7 +69,12 @@ export class TransactionSimulator {
     const { nonce, probeReportsHead, ...state } = gathered;
     if (probeReportsHead) this.probeReportsHead.add(chain.chainId);
     if (nonce.status === 'fulfilled') {
-      noteSignerNonce({ chainId: chain.chainId, address: from, nonce: nonce.value });
+      noteSignerNonce({
+        chainId: chain.chainId,
+        address: from,
+        nonce: nonce.value,
+        block: state.block,
+      });
     }
     return state;
   }

@@ -1,15 +1,19 @@
 import { encodeFunctionData, type Hex } from 'viem';
+import { withTag } from './answer-tag';
 import { builderMisuse } from './builder-misuse';
 import type { ContractCall, TransactionSpec } from './transaction-spec';
 import type { UnsignedTransaction } from './tx-serialization';
 
-/** The transaction a spec describes, before any filling. */
-export function unsigned(spec: TransactionSpec): UnsignedTransaction {
+/**
+ * The transaction a spec describes, before any filling; its calldata carries the answer's tag
+ * (answer-tag.ts) when there is one.
+ */
+export function unsigned(spec: TransactionSpec, tag?: string): UnsignedTransaction {
   const { call } = spec;
   return {
     chainId: spec.chainId,
     to: spec.to,
-    data: call ? encodeCall(call) : spec.data,
+    data: withTag(call ? encodeCall(call) : spec.data, tag),
     value: spec.value,
     nonce: spec.nonce,
     gas: spec.gas,
