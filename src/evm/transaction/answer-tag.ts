@@ -53,7 +53,7 @@ export function tagsIn(input: string): string[] {
 
 function codesBefore(hex: string, marker: number): string[] {
   try {
-    const attribution = Attribution.fromData(`0x${hex.slice(2, marker + MARKER.length)}` as Hex);
+    const attribution = Attribution.fromData(`0x${hex.slice(2, marker + MARKER.length)}`);
     return attribution && attribution.id !== 2 && attribution.codes ? [...attribution.codes] : [];
   } catch {
     return [];

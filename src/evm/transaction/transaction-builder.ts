@@ -17,7 +17,7 @@ import { estimateFill } from './tx-fill';
 import { TransactionSimulator } from './transaction-simulator';
 import type { CandidatePlan, ChainRead } from './candidates';
 import { chooseChecked } from './choose-checked';
-import { displayValue, serializeUnsigned, type UnsignedTransaction } from './tx-serialization';
+import { displayValue, serializeUnsigned } from './tx-serialization';
 import type { TransactionSpec } from './transaction-spec';
 import { assertNoShadowing, builderMisuse, fillNeedsSigner, signerNeeded } from './builder-misuse';
 import { unsigned } from './unsigned-tx';
