@@ -14,6 +14,7 @@ import { entryPoint07Abi } from 'viem/account-abstraction';
 import { balanceOf, call, ERC20_ABI } from './contracts';
 import { ENTRY_POINT_07_ADDRESS, ERC4337_07, erc4337Account } from './erc4337-account';
 import { DEV_MNEMONIC } from './local-chain';
+import { SAFE_EXECUTION_ABI, safeAccount } from './safe-account';
 import type { SmartAccount } from './smart-account';
 import { startTestChain, type TestChain } from './test-chain';
 
@@ -110,5 +111,31 @@ describe('ERC-4337 (EntryPoint v0.7, SimpleAccount)', () => {
     });
     expect(event.args.success).toBe(false);
     expect(ERC4337_07.entryPoint.abi.length).toBeGreaterThan(0);
+  });
+});
+
+describe('Safe 1.5.0 (1-of-1)', () => {
+  it('executes a suffixed transfer with ExecutionSuccess', async () => {
+    const { chain } = testChain;
+    const owner = ownerAt(30);
+    const safe = await safeAccount(chain, owner);
+    expect(await safeAccount(chain, owner)).toMatchObject({ address: safe.address });
+    const hash = await proveTransfer(safe, recipientAt(3));
+    const receipt = await chain.publicClient.getTransactionReceipt({ hash });
+    const events = parseEventLogs({ abi: SAFE_EXECUTION_ABI, logs: receipt.logs });
+    expect(events.map((event) => [event.eventName, event.address])).toEqual([
+      ['ExecutionSuccess', safe.address.toLowerCase()],
+    ]);
+  });
+
+  it('mines a failing inner call with ExecutionFailure when safeTxGas is set', async () => {
+    const { chain, fixture } = testChain;
+    const safe = await safeAccount(chain, ownerAt(31));
+    const call = { to: fixture.usdc, data: suffixedTransfer(recipientAt(4)) };
+    await expect(safe.execute(call)).rejects.toThrow();
+    const hash = await safe.execute(call, { safeTxGas: 200_000n });
+    const receipt = await chain.publicClient.getTransactionReceipt({ hash });
+    const [event] = parseEventLogs({ abi: SAFE_EXECUTION_ABI, logs: receipt.logs });
+    expect(event.eventName).toBe('ExecutionFailure');
   });
 });
