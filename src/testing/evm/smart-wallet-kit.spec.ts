@@ -6,6 +6,7 @@ import {
   type Hash,
   type Hex,
   type HDAccount,
+  parseEther,
   parseEventLogs,
   parseUnits,
 } from 'viem';
@@ -13,9 +14,10 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { entryPoint07Abi } from 'viem/account-abstraction';
 import { balanceOf, call, ERC20_ABI } from './contracts';
 import { ENTRY_POINT_07_ADDRESS, ERC4337_07, erc4337Account } from './erc4337-account';
+import { delegationCode, eip7702Account } from './eip7702-account';
 import { DEV_MNEMONIC } from './local-chain';
 import { SAFE_EXECUTION_ABI, safeAccount } from './safe-account';
-import type { SmartAccount } from './smart-account';
+import { type SmartAccount, testClient } from './smart-account';
 import { startTestChain, type TestChain } from './test-chain';
 
 /** An ERC-8021 data suffix: 34 bytes of attribution, then the 16-byte marker (50 bytes). */
@@ -137,5 +139,43 @@ describe('Safe 1.5.0 (1-of-1)', () => {
     const receipt = await chain.publicClient.getTransactionReceipt({ hash });
     const [event] = parseEventLogs({ abi: SAFE_EXECUTION_ABI, logs: receipt.logs });
     expect(event.eventName).toBe('ExecutionFailure');
+  });
+});
+
+/** An owner key holding the native coin: a delegated EOA pays its own gas. */
+async function fundedOwner(index: number): Promise<HDAccount> {
+  const owner = ownerAt(index);
+  await testClient(testChain.chain).setBalance({ address: owner.address, value: parseEther('1') });
+  return owner;
+}
+
+describe('EIP-7702 (an EOA delegated to ERC-7821 BatchDelegate)', () => {
+  it('delegates with a type-4 transaction carrying the suffixed transfer', async () => {
+    const { chain } = testChain;
+    const account = await eip7702Account(chain, await fundedOwner(40));
+    const hash = await proveTransfer(account, recipientAt(5));
+    const transaction = await chain.publicClient.getTransaction({ hash });
+    expect(transaction).toMatchObject({
+      type: 'eip7702',
+      from: account.address.toLowerCase(),
+      to: account.address.toLowerCase(),
+    });
+    expect(await chain.publicClient.getCode({ address: account.address })).toBe(
+      delegationCode(account.delegate),
+    );
+  });
+
+  it('runs a batch in one plain transaction once delegated', async () => {
+    const { chain, fixture } = testChain;
+    const account = await eip7702Account(chain, await fundedOwner(41));
+    await fundUsdc(account.address);
+    const calls = [1, 2].map((n) => ({
+      to: fixture.usdc,
+      data: suffixedTransfer(recipientAt(10 + n)),
+    }));
+    await account.executeBatch(calls.slice(0, 1));
+    const hash = await account.executeBatch(calls.slice(1));
+    expect((await chain.publicClient.getTransaction({ hash })).type).toBe('eip1559');
+    expect(await balanceOf(chain, fixture.usdc, recipientAt(12))).toBe(AMOUNT);
   });
 });
