@@ -1,28 +1,29 @@
 import {
   type Address,
-  concat,
-  encodeFunctionData,
+  createWalletClient,
+  custom,
   getContractAddress,
   type Hash,
   type Hex,
-  type HDAccount,
-  parseEther,
   parseEventLogs,
-  parseUnits,
 } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
+import { sendCalls, waitForCallsStatus } from 'viem/actions';
 import { entryPoint07Abi } from 'viem/account-abstraction';
-import { balanceOf, call, ERC20_ABI } from './contracts';
-import { ENTRY_POINT_07_ADDRESS, ERC4337_07, erc4337Account } from './erc4337-account';
+import { balanceOf } from './contracts';
+import { ENTRY_POINT_07_ADDRESS, erc4337Account } from './erc4337-account';
 import { delegationCode, eip7702Account } from './eip7702-account';
-import { DEV_MNEMONIC } from './local-chain';
 import { SAFE_EXECUTION_ABI, safeAccount } from './safe-account';
-import { type SmartAccount, testClient } from './smart-account';
+import type { SmartAccount } from './smart-account';
+import {
+  AMOUNT,
+  fundedOwner,
+  fundUsdc,
+  ownerAt,
+  recipientAt,
+  suffixedTransfer,
+} from './smart-wallet-kit.helper';
 import { startTestChain, type TestChain } from './test-chain';
-
-/** An ERC-8021 data suffix: 34 bytes of attribution, then the 16-byte marker (50 bytes). */
-const SUFFIX: Hex = concat([`0x${'ab'.repeat(34)}`, `0x${'8021'.repeat(8)}`]);
-const AMOUNT = parseUnits('12.5', 6);
+import { eip5792Wallet } from './wallet-send-calls';
 
 let testChain: TestChain;
 beforeAll(async () => {
@@ -30,33 +31,10 @@ beforeAll(async () => {
 });
 afterAll(() => testChain.stop());
 
-/** A fresh owner key past the kit's relayer (9): it holds nothing on the chain. */
-const ownerAt = (index: number): HDAccount =>
-  mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index });
-const recipientAt = (index: number): Address => ownerAt(100 + index).address;
-
-async function fundUsdc(to: Address): Promise<void> {
-  const { chain, fixture, users } = testChain;
-  await call(chain, chain.wallet(users[0]), {
-    address: fixture.usdc,
-    abi: ERC20_ABI,
-    functionName: 'transfer',
-    args: [to, parseUnits('100', 6)],
-  });
-}
-
-/** USDC transfer calldata with the suffix appended: what an attributed intent carries. */
-function suffixedTransfer(recipient: Address): Hex {
-  return concat([
-    encodeFunctionData({ abi: ERC20_ABI, functionName: 'transfer', args: [recipient, AMOUNT] }),
-    SUFFIX,
-  ]);
-}
-
 /** Funds the wallet, sends the suffixed transfer through it, checks balance and input. */
 async function proveTransfer(wallet: SmartAccount, recipient: Address): Promise<Hash> {
   const { chain, fixture } = testChain;
-  await fundUsdc(wallet.address);
+  await fundUsdc(testChain, wallet.address);
   const data = suffixedTransfer(recipient);
   const hash = await wallet.execute({ to: fixture.usdc, data });
   expect(await balanceOf(chain, fixture.usdc, recipient)).toBe(AMOUNT);
@@ -112,7 +90,6 @@ describe('ERC-4337 (EntryPoint v0.7, SimpleAccount)', () => {
       logs: receipt.logs,
     });
     expect(event.args.success).toBe(false);
-    expect(ERC4337_07.entryPoint.abi.length).toBeGreaterThan(0);
   });
 });
 
@@ -142,17 +119,10 @@ describe('Safe 1.5.0 (1-of-1)', () => {
   });
 });
 
-/** An owner key holding the native coin: a delegated EOA pays its own gas. */
-async function fundedOwner(index: number): Promise<HDAccount> {
-  const owner = ownerAt(index);
-  await testClient(testChain.chain).setBalance({ address: owner.address, value: parseEther('1') });
-  return owner;
-}
-
 describe('EIP-7702 (an EOA delegated to ERC-7821 BatchDelegate)', () => {
   it('delegates with a type-4 transaction carrying the suffixed transfer', async () => {
     const { chain } = testChain;
-    const account = await eip7702Account(chain, await fundedOwner(40));
+    const account = await eip7702Account(chain, await fundedOwner(testChain, 40));
     const hash = await proveTransfer(account, recipientAt(5));
     const transaction = await chain.publicClient.getTransaction({ hash });
     expect(transaction).toMatchObject({
@@ -167,8 +137,8 @@ describe('EIP-7702 (an EOA delegated to ERC-7821 BatchDelegate)', () => {
 
   it('runs a batch in one plain transaction once delegated', async () => {
     const { chain, fixture } = testChain;
-    const account = await eip7702Account(chain, await fundedOwner(41));
-    await fundUsdc(account.address);
+    const account = await eip7702Account(chain, await fundedOwner(testChain, 41));
+    await fundUsdc(testChain, account.address);
     const calls = [1, 2].map((n) => ({
       to: fixture.usdc,
       data: suffixedTransfer(recipientAt(10 + n)),
@@ -177,5 +147,36 @@ describe('EIP-7702 (an EOA delegated to ERC-7821 BatchDelegate)', () => {
     const hash = await account.executeBatch(calls.slice(1));
     expect((await chain.publicClient.getTransaction({ hash })).type).toBe('eip1559');
     expect(await balanceOf(chain, fixture.usdc, recipientAt(12))).toBe(AMOUNT);
+  });
+});
+
+describe('wallet_sendCalls (EIP-5792) over one EIP-7702 batch', () => {
+  it("answers viem's sendCalls and waitForCallsStatus with the mined batch", async () => {
+    const { chain, fixture } = testChain;
+    const owner = await fundedOwner(testChain, 50);
+    const wallet = await eip5792Wallet(chain, owner);
+    const client = createWalletClient({
+      account: owner.address,
+      chain: chain.chain,
+      transport: custom(wallet),
+    });
+    await fundUsdc(testChain, owner.address);
+    const data = suffixedTransfer(recipientAt(20));
+    const outer: Hex = `0x${'cd'.repeat(4)}${'8021'.repeat(8)}`;
+    const { id } = await sendCalls(client, {
+      calls: [
+        { to: fixture.usdc, data },
+        { to: recipientAt(21), value: 5n },
+      ],
+      capabilities: { dataSuffix: { value: outer } },
+    });
+    const status = await waitForCallsStatus(client, { id, pollingInterval: 20 });
+    expect(status).toMatchObject({ status: 'success', atomic: true, chainId: chain.chainId });
+    const [receipt] = status.receipts ?? [];
+    const transaction = await chain.publicClient.getTransaction({ hash: receipt.transactionHash });
+    expect(transaction.input).toContain(data.slice(2));
+    expect(transaction.input.endsWith(outer.slice(2))).toBe(true);
+    expect(await balanceOf(chain, fixture.usdc, recipientAt(20))).toBe(AMOUNT);
+    expect(await chain.publicClient.getBalance({ address: recipientAt(21) })).toBe(5n);
   });
 });
