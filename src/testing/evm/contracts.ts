@@ -9,7 +9,8 @@ export interface Artifact {
   bytecode: Hex;
 }
 
-function npmArtifact(path: string): Artifact {
+/** A compiled contract as an npm package ships it (Hardhat or Truffle JSON: abi and bytecode). */
+export function npmArtifact(path: string): Artifact {
   const json = JSON.parse(readFileSync(require.resolve(path), 'utf8')) as {
     abi: Abi;
     bytecode: string;
