@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { encodeAbiParameters, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { SendTokenModule } from '../../src/actions/send-token/send-token.module';
-import { readHeadProbe } from '../../src/evm/transaction/head-probe';
+import { headProbeAnswer, readHeadProbe } from '../../src/evm/transaction/head-probe';
 import { startTestChain, type TestChain } from '../../src/testing';
 import { createTestApp } from '../support/app.factory';
 import { runAction } from '../support/platform';
@@ -21,11 +21,8 @@ const FUJI = 43113;
 function nextBlockContext(call: RpcCall, answer: unknown): unknown {
   const { result } = answer as { result?: Hex };
   if (!isHeadProbe(call) || !result) return answer;
-  const { block, balance } = readHeadProbe(result);
-  const shifted = encodeAbiParameters(
-    [{ type: 'uint256' }, { type: 'uint256' }],
-    [block + 1n, balance],
-  );
+  const { block, balance, codeSize } = readHeadProbe(result);
+  const shifted = headProbeAnswer(block + 1n, balance, codeSize);
   return { ...(answer as object), result: shifted };
 }
 

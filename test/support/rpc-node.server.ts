@@ -12,6 +12,7 @@ import {
   numberToHex,
 } from 'viem';
 import type { CountedHandler } from './counting.server';
+import { headProbeAnswer } from '../../src/evm/transaction/head-probe';
 
 /** One JSON-RPC call as the fake node received it, for a test to assert what a client asked. */
 export interface RpcCall {
@@ -59,7 +60,7 @@ export function block(number: number): Record<string, unknown> {
 
 /**
  * Whether a JSON-RPC call is a check's head probe (src/evm/transaction/head-probe.ts): an
- * eth_call without `to` whose code starts `PUSH20 <account> BALANCE` (of `account` when given).
+ * eth_call without `to` whose code starts `PUSH20 <account> DUP1 BALANCE` (of `account` when given).
  */
 export function isHeadProbe(
   call: { method?: string; params?: readonly unknown[] },
@@ -70,7 +71,7 @@ export function isHeadProbe(
   return (
     call.method === 'eth_call' &&
     !request?.to &&
-    new RegExp(`^0x73${reads}31`, 'i').test(request?.data ?? '')
+    new RegExp(`^0x73${reads}8031`, 'i').test(request?.data ?? '')
   );
 }
 
@@ -90,10 +91,7 @@ function tokenAnswer(call: unknown): Hex {
   const data = String((call as { data?: string; input?: string }).data ?? '');
   // The check's head probe (src/evm/transaction/head-probe.ts): the head and a balance of 1 coin.
   if (isHeadProbe({ method: 'eth_call', params: [call] })) {
-    return encodeAbiParameters(
-      [{ type: 'uint256' }, { type: 'uint256' }],
-      [BigInt(HEAD), 10n ** 18n],
-    );
+    return headProbeAnswer(BigInt(HEAD), 10n ** 18n);
   }
   if (!(call as { to?: string }).to && data.startsWith(deploylessCallViaBytecodeBytecode)) {
     const [, inner] = decodeAbiParameters(

@@ -15,9 +15,7 @@ describe('the answer tag (ERC-8021 schema 0, the intent id its one code)', () =>
     const tag = newAnswerTag();
     const tagged = withTag(transfer, tag)!;
     expect(tagged.startsWith(transfer)).toBe(true);
-    expect(tagged.slice(transfer.length)).toBe(
-      Attribution.toDataSuffix({ codes: [tag] }).slice(2),
-    );
+    expect(tagged.slice(transfer.length)).toBe(Attribution.toDataSuffix({ codes: [tag] }).slice(2));
     expect(Attribution.fromData(tagged)).toMatchObject({ codes: [tag] });
     expect(tagsIn(tagged)).toEqual([tag]);
   });

@@ -39,6 +39,8 @@ export interface Gathered {
    */
   consistent: boolean;
   balance: Settled<bigint>;
+  /** The size of the user's code: above 0 for a smart account (a contract, or a 7702 delegation). */
+  codeSize: Settled<bigint>;
   /** Read only when a candidate sends the coin (the gas of a token call is not checked). */
   gasPrice: Settled<bigint>;
   reads: Settled<unknown>[];
@@ -157,6 +159,7 @@ export async function gather(
     consistent: (opening ?? probed) === closing,
     probeReportsHead: opening === probed,
     balance: map(probe, ({ balance }) => balance),
+    codeSize: map(probe, ({ codeSize }) => codeSize),
     gasPrice: at.gasPrice < 0 ? { status: 'fulfilled', value: 0n } : quantity(at.gasPrice),
     reads: viewed.slice(0, reads.length),
     calls: candidates.map(({ tx }, i) => dryRun(answers[at.calls[i]], account, tx, block)),

@@ -42,11 +42,21 @@ describe('the head probe: block.number and a balance in one eth_call', () => {
     expect(await probe(testChain, numberToHex(before), receiver.address)).toEqual({
       block: before,
       balance: held,
+      codeSize: 0n,
     });
     expect((await probe(testChain, 'latest', receiver.address)).balance).toBe(held + 12345n);
   });
 
-  it.each([['0x'], ['0x1234'], [`0x${'0'.repeat(130)}`], ['zz'], [null]])(
+  it("the size of the account's code: 0 for a key's account, more for a contract", async () => {
+    expect((await probe(testChain, 'latest')).codeSize).toBe(0n);
+    const contract = testChain.fixture.usdc;
+    const code = await testChain.chain.publicClient.getCode({ address: contract });
+    expect((await probe(testChain, 'latest', contract)).codeSize).toBe(
+      BigInt((code!.length - 2) / 2),
+    );
+  });
+
+  it.each([['0x'], ['0x1234'], [`0x${'0'.repeat(128)}`], [`0x${'0'.repeat(194)}`], ['zz'], [null]])(
     'an answer of %j is the node answering wrongly (RpcAnswerError)',
     (answer) => {
       expect(() => readHeadProbe(answer as Hex)).toThrow(RpcAnswerError);

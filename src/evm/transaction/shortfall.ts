@@ -1,3 +1,4 @@
+import type { TransactionSpec } from './transaction-spec';
 import { HttpStatus } from '@nestjs/common';
 import { ActionException } from '../../contract/action.exception';
 import type { ChainInfo } from '../chains/chains.config';
@@ -33,4 +34,23 @@ export function gasShortfall(
   return shortfall(
     `Not enough ${chain.native.symbol} for this amount plus gas: you have ${coin(native, chain)}; this needs about ${coin(needed, chain)}`,
   );
+}
+
+/**
+ * The answer for a smart account holding no coin: its summary (what the wallet, the blink and the
+ * platform show) says its gas was not checked, since a paymaster may pay it.
+ */
+export function gasUnchecked(spec: TransactionSpec): TransactionSpec {
+  const summary = spec.display?.args?.summary;
+  const note = 'Gas not checked: this smart account holds no coin, so a paymaster must pay its gas';
+  return {
+    ...spec,
+    display: {
+      ...spec.display,
+      args: {
+        ...spec.display?.args,
+        summary: typeof summary === 'string' ? `${summary}. ${note}` : note,
+      },
+    },
+  };
 }

@@ -14,7 +14,8 @@ import type {
 import { ChainRpc } from '../chains/chain-rpc';
 import { approvalStep, checkSpend } from './approval-step';
 import { estimateFill } from './tx-fill';
-import { TransactionSimulator } from './transaction-simulator';
+import { sponsored, TransactionSimulator } from './transaction-simulator';
+import { gasUnchecked } from './shortfall';
 import type { CandidatePlan, ChainRead } from './candidates';
 import { chooseChecked } from './choose-checked';
 import { displayValue, serializeUnsigned } from './tx-serialization';
@@ -83,6 +84,7 @@ export class TransactionBuilder {
     const choice = await chooseChecked(this.simulator, chain, from, plan, txs);
     const { run, answer, state } = choice;
     if (run.kind === 'refused') throw run.refusal!;
+    const unchecked = state.balance.status === 'fulfilled' && sponsored(state.balance.value, state);
     // The answer may differ from its candidate only in ways that keep the same value and gas use.
     if (choice.gasToCheck) {
       await this.simulator.gasCheck(chain, state, from, unsigned(answer, tag));
@@ -96,10 +98,11 @@ export class TransactionBuilder {
         answer.errors,
       );
       if (verdict.kind === 'approve') {
-        return this.answer(chain, approvalStep(answer, answer.spend, verdict), from, tag);
+        const approval = approvalStep(answer, answer.spend, verdict);
+        return this.answer(chain, unchecked ? gasUnchecked(approval) : approval, from, tag);
       }
     }
-    return this.answer(chain, answer, from, tag);
+    return this.answer(chain, unchecked ? gasUnchecked(answer) : answer, from, tag);
   }
 
   /** TX_SIMULATE=off: the reads alone, as the node answers them (one batch, nothing pinned). */

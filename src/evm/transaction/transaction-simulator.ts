@@ -105,9 +105,11 @@ export class TransactionSimulator {
         );
       }
     }
-    // Every transaction pays gas in the coin: a wallet without any can sign nothing.
-    if (native === 0n)
+    // Every transaction pays gas in the coin: a key's account without any can sign nothing. A
+    // smart account's gas may be a paymaster's (ERC-4337): answered, its gas unchecked (sponsored).
+    if (native === 0n && !sponsored(this.known(chain, state.balance), state)) {
       return refused(shortfall(`You have no ${chain.native.symbol} to pay for gas`));
+    }
     if (spend?.spender) {
       const allowance = this.known(chain, state.allowances.get(allowanceKey(spend))!);
       if (allowance < spend.amount) return { kind: 'approve' };
@@ -204,3 +206,11 @@ export class TransactionSimulator {
 }
 
 const refused = (refusal: ActionException): Assessment => ({ kind: 'refused', refusal });
+
+/**
+ * Whether the user is a smart account holding no coin: a contract or an EIP-7702-delegated key,
+ * whose gas a paymaster may pay. Its answer says its gas was not checked.
+ */
+export function sponsored(native: bigint, state: Gathered): boolean {
+  return native === 0n && state.codeSize.status === 'fulfilled' && state.codeSize.value > 0n;
+}
