@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { getAddress, type Hex, parseTransaction } from 'viem';
@@ -79,6 +80,7 @@ function intentOf(call: ActionCall, answer: ExecutionResponse): TransactionInten
     chainId: answer.chainId,
     user: getAddress(user),
     userLevel: call.verified ? 'siwe' : 'claimed',
+    origin: call.verified ? 'siwe' : clientOrigin(call.req.ip),
     to: getAddress(tx.to),
     data,
     ...(tagsIn(data).includes(id) && { tagged: true }),
@@ -91,6 +93,13 @@ function intentOf(call: ActionCall, answer: ExecutionResponse): TransactionInten
     requestId: String(call.req.id),
   };
 }
+
+/**
+ * A claiming client, as the bounds on open intents count it: 16 characters of a hash of its IP
+ * (never the address itself in Redis).
+ */
+const clientOrigin = (ip: string): string =>
+  `ip:${createHash('sha256').update(ip).digest('base64url').slice(0, 16)}`;
 
 /** RLP (`0x02…`) or wagmi's JSON, as a wallet reads it; undefined when neither parses. */
 function readTransaction(serialized: string): Partial<UnsignedTransaction> | undefined {

@@ -1,15 +1,28 @@
 import type { TransactionIntent } from './outcome.types';
 
-/** The bounds on open intents a new one is recorded within. */
+/**
+ * The bounds on open intents a new one is recorded within. `perUser` counts one user's open
+ * intents on a chain answered from one origin (signed in, or one client's address: originOf);
+ * `perClient` one client's open claimed intents, whatever their users; `totalClaimed` the claimed
+ * ones in all, so that claims never fill `total` for signed-in users.
+ */
 export interface OpenLimits {
   perUser: number;
   total: number;
+  perClient?: number;
+  totalClaimed?: number;
 }
 
-/** What recording an intent did: refused when `total` intents are open, else which to expire. */
+/**
+ * What recording an intent did: refused when `total` intents (or, for a claimed one,
+ * `totalClaimed`) are open, else which to expire.
+ */
 export type Created =
   | { created: false }
-  /** `overflow`: the user's oldest open intents past `perUser`, for the caller to expire. */
+  /**
+   * `overflow`: the oldest open intents past `perUser` of the same user and origin, and past
+   * `perClient` of the same client, for the caller to expire.
+   */
   | { created: true; overflow: string[] };
 
 /**
@@ -81,6 +94,21 @@ export const isOpen = (intent: TransactionIntent): boolean =>
 
 /** Intents the per-user index of recent ones keeps for each user; older ones leave it. */
 export const RECENT_PER_USER = 100;
+
+/**
+ * Where an intent was answered from, for the bounds (issue 42): `siwe` for a signed-in user,
+ * else the client that claimed the address (`ip:` and a hash of its IP, as the recorder writes it).
+ * Intents recorded before origins were: `legacy`.
+ */
+export const originOf = (intent: TransactionIntent): string =>
+  intent.origin ?? (intent.userLevel === 'siwe' ? 'siwe' : 'legacy');
+
+/** Whether the intent's user was only claimed (a header or the body), not signed in. */
+export const isClaimed = (intent: TransactionIntent): boolean => originOf(intent) !== 'siwe';
+
+/** A user's open intents on a chain from one origin: what `perUser` bounds. */
+export const originKey = (intent: TransactionIntent): string =>
+  `${userKey(intent.chainId, intent.user)}:${originOf(intent)}`;
 
 /** The user index's member key: a chain and a lower-case address. */
 export const userKey = (chainId: number, user: string): string =>

@@ -46,10 +46,13 @@ export class IntentsService {
   /** False when INTENT_MAX_OPEN intents are open already: nothing was recorded. */
   async record(intent: TransactionIntent): Promise<boolean> {
     const { maxOpenPerUser: perUser, maxOpen: total } = this.config;
-    const created = await this.store.create(intent, this.deadline(intent), { perUser, total });
+    const { maxOpenPerClient: perClient, maxOpenClaimed: totalClaimed } = this.config;
+    const limits = { perUser, total, perClient, totalClaimed };
+    const created = await this.store.create(intent, this.deadline(intent), limits);
     if (!created.created) return false;
     this.metrics.entered(intent.action, 'answered');
-    // The user's oldest open intents past INTENT_MAX_OPEN_PER_USER expire now, oldest first.
+    // The oldest open intents of the same user and origin past INTENT_MAX_OPEN_PER_USER, and of
+    // the same claiming client past INTENT_MAX_OPEN_PER_CLIENT, expire now, oldest first.
     for (const id of created.overflow) {
       if (this.expiring.has(id)) continue;
       this.expiring.add(id);

@@ -1,12 +1,16 @@
 import { LRUCache } from 'lru-cache';
+import { add, oldest, remove } from './id-sets';
 import type { TransactionIntent } from './outcome.types';
 import {
   type Created,
   type DueIntent,
   hashKey,
   type IntentStore,
+  isClaimed,
   isOpen,
   type OpenLimits,
+  originKey,
+  originOf,
   readIntent,
   RECENT_PER_USER,
   serializeIntent,
@@ -23,6 +27,13 @@ export class MemoryIntentStore implements IntentStore {
   private readonly due = new Map<string, number>();
   /** Open intent ids by chain and user, oldest first (a Set keeps insertion order). */
   private readonly open = new Map<string, Set<string>>();
+  /**
+   * The same by chain, user and origin (originKey), and by claiming client (originOf), and every
+   * claimed open id: the bounds of OpenLimits.
+   */
+  private readonly byOrigin = new Map<string, Set<string>>();
+  private readonly byClient = new Map<string, Set<string>>();
+  private readonly claimed = new Set<string>();
   /** Each user's most recent intent ids (lower-case address), oldest first. */
   private readonly recent = new Map<string, string[]>();
   /** Seen intents by chain: id → block. */
@@ -44,21 +55,28 @@ export class MemoryIntentStore implements IntentStore {
   }
 
   create(intent: TransactionIntent, dueAt: number, limits: OpenLimits): Promise<Created> {
+    const claimed = isClaimed(intent);
     if (this.due.size >= limits.total) return Promise.resolve({ created: false });
+    if (claimed && this.claimed.size >= (limits.totalClaimed ?? limits.total)) {
+      return Promise.resolve({ created: false });
+    }
     this.intents.set(intent.id, serializeIntent(intent));
     this.index(intent, dueAt);
-    const user = intent.user.toLowerCase();
-    const recent = this.recent.get(user) ?? [];
-    recent.push(intent.id);
-    if (recent.length > RECENT_PER_USER) recent.shift();
-    this.recent.set(user, recent);
-    // The first ids of the user's open set, without copying it (done on every answer).
-    const mine = this.open.get(userKey(intent.chainId, intent.user));
-    const overflow: string[] = [];
-    let past = (mine?.size ?? 0) - limits.perUser;
-    for (const id of mine ?? []) {
-      if (past-- <= 0) break;
-      overflow.push(id);
+    if (!claimed) {
+      const user = intent.user.toLowerCase();
+      const recent = this.recent.get(user) ?? [];
+      recent.push(intent.id);
+      if (recent.length > RECENT_PER_USER) recent.shift();
+      this.recent.set(user, recent);
+    }
+    const overflow = oldest(this.byOrigin.get(originKey(intent)), limits.perUser);
+    if (claimed) {
+      for (const id of oldest(
+        this.byClient.get(originOf(intent)),
+        limits.perClient ?? limits.total,
+      )) {
+        if (!overflow.includes(id)) overflow.push(id);
+      }
     }
     return Promise.resolve({ created: true, overflow });
   }
@@ -150,9 +168,13 @@ export class MemoryIntentStore implements IntentStore {
     else this.due.set(intent.id, dueAt);
     if (!isOpen(intent)) this.unindexOpen(intent);
     else {
-      const key = userKey(intent.chainId, intent.user);
       // A Set keeps the order of first insertion: a user's oldest open intent stays first.
-      this.open.set(key, (this.open.get(key) ?? new Set<string>()).add(intent.id));
+      add(this.open, userKey(intent.chainId, intent.user), intent.id);
+      add(this.byOrigin, originKey(intent), intent.id);
+      if (isClaimed(intent)) {
+        add(this.byClient, originOf(intent), intent.id);
+        this.claimed.add(intent.id);
+      }
     }
     const seen = this.seen.get(intent.chainId) ?? new Map<string, bigint>();
     if (intent.blockNumber === undefined) seen.delete(intent.id);
@@ -160,9 +182,10 @@ export class MemoryIntentStore implements IntentStore {
   }
 
   private unindexOpen(intent: TransactionIntent): void {
-    const key = userKey(intent.chainId, intent.user);
-    const mine = this.open.get(key);
-    if (mine?.delete(intent.id) && mine.size === 0) this.open.delete(key);
+    remove(this.open, userKey(intent.chainId, intent.user), intent.id);
+    remove(this.byOrigin, originKey(intent), intent.id);
+    remove(this.byClient, originOf(intent), intent.id);
+    this.claimed.delete(intent.id);
   }
 
   private unindex(intent: TransactionIntent, id: string): void {

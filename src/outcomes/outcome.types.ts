@@ -40,6 +40,11 @@ export interface TransactionIntent {
   user: `0x${string}`;
   /** How sure the service was of `user`: `siwe` (a session), `claimed` (a header or the body). */
   userLevel?: 'claimed' | 'siwe';
+  /**
+   * Where it was answered from, for the bounds on open intents: `siwe`, or `ip:` and 16
+   * characters of a hash of the claiming client's IP (intent-store.ts, originOf).
+   */
+  origin?: string;
   to: `0x${string}`;
   /** The answered calldata, its tag included when `tagged`. */
   data: `0x${string}`;

@@ -30,7 +30,10 @@ class OutcomesEnv {
   @Max(100)
   OUTCOME_POLL_CONCURRENCY = 4;
 
-  /** Open intents one user may have on a chain; a new one past it expires the user's oldest. */
+  /**
+   * Open intents one user may have on a chain from one origin (signed in, or one claiming client);
+   * a new one past it expires the oldest of the same user and origin.
+   */
   @IsOptional()
   @Transform(toInt)
   @IsInt()
@@ -45,6 +48,28 @@ class OutcomesEnv {
   @Min(1)
   @Max(10_000_000)
   INTENT_MAX_OPEN = 100_000;
+
+  /**
+   * Open intents of claimed (not signed-in) users in all; past it their answers go out without an
+   * intent, while signed-in users' still get one (up to INTENT_MAX_OPEN).
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  INTENT_MAX_OPEN_CLAIMED = 80_000;
+
+  /**
+   * Open intents of claimed users answered to one client IP (TRUST_PROXY decides which address is
+   * the client's), whatever the users; a new one past it expires that client's oldest.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  INTENT_MAX_OPEN_PER_CLIENT = 10_000;
 
   /** Intents kept in process memory (no REDIS_URL); the least recently used go first. */
   @IsOptional()
@@ -78,6 +103,8 @@ export interface OutcomesConfig {
   concurrency: number;
   maxOpenPerUser: number;
   maxOpen: number;
+  maxOpenClaimed: number;
+  maxOpenPerClient: number;
   memoryMax: number;
   hookAttempts: number;
   hookBackoffMs: number;
@@ -91,6 +118,8 @@ export function loadOutcomesConfig(env: Env): OutcomesConfig {
     concurrency: vars.OUTCOME_POLL_CONCURRENCY,
     maxOpenPerUser: vars.INTENT_MAX_OPEN_PER_USER,
     maxOpen: vars.INTENT_MAX_OPEN,
+    maxOpenClaimed: vars.INTENT_MAX_OPEN_CLAIMED,
+    maxOpenPerClient: vars.INTENT_MAX_OPEN_PER_CLIENT,
     memoryMax: vars.INTENT_MEMORY_MAX,
     hookAttempts: vars.OUTCOME_HOOK_ATTEMPTS,
     hookBackoffMs: vars.OUTCOME_HOOK_BACKOFF_MS,

@@ -5,32 +5,59 @@
  */
 
 /**
- * KEYS: intent, schedule, user's open set, user's recent set (newest ARGV[8] kept). Refused (nil)
- * at the total bound of open intents.
+ * KEYS: intent, schedule, user's open set, user's recent set (signed-in answers only, newest
+ * ARGV[8] kept), user's open set from this origin, the client's open set, the claimed open set.
+ * ARGV[9] is '1' for a claimed user. Refused (nil) at the total bound of open intents, or of
+ * claimed ones (ARGV[10]). Returns the ids past the per-user-and-origin bound (ARGV[6]) and, for a
+ * claimed one, past the per-client bound (ARGV[11]), oldest first.
  */
 export const CREATE = `
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[7]) then return false end
+local claimed = ARGV[9] == '1'
+if claimed and redis.call('ZCARD', KEYS[7]) >= tonumber(ARGV[10]) then return false end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
-redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4])
-redis.call('PEXPIRE', KEYS[3], ARGV[2])
-redis.call('ZADD', KEYS[4], ARGV[5], ARGV[4])
-redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -tonumber(ARGV[8]) - 1)
-redis.call('PEXPIRE', KEYS[4], ARGV[2])
-local excess = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[6])
-if excess > 0 then return redis.call('ZRANGE', KEYS[3], 0, excess - 1) end
-return {}`;
+for _, k in ipairs({KEYS[3], KEYS[5]}) do
+  redis.call('ZADD', k, ARGV[5], ARGV[4])
+  redis.call('PEXPIRE', k, ARGV[2])
+end
+if not claimed then
+  redis.call('ZADD', KEYS[4], ARGV[5], ARGV[4])
+  redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -tonumber(ARGV[8]) - 1)
+  redis.call('PEXPIRE', KEYS[4], ARGV[2])
+end
+local out = {}
+local excess = redis.call('ZCARD', KEYS[5]) - tonumber(ARGV[6])
+if excess > 0 then out = redis.call('ZRANGE', KEYS[5], 0, excess - 1) end
+if claimed then
+  redis.call('ZADD', KEYS[6], ARGV[5], ARGV[4])
+  redis.call('PEXPIRE', KEYS[6], ARGV[2])
+  redis.call('ZADD', KEYS[7], ARGV[5], ARGV[4])
+  excess = redis.call('ZCARD', KEYS[6]) - tonumber(ARGV[11])
+  if excess > 0 then
+    for _, id in ipairs(redis.call('ZRANGE', KEYS[6], 0, excess - 1)) do out[#out + 1] = id end
+  end
+end
+return out`;
 
-/** KEYS: intent, schedule, user's open set, chain's seen set. An empty ARGV leaves an index. */
+/**
+ * KEYS: intent, schedule, user's open set, chain's seen set, user's open set from its origin, its
+ * client's open set, the claimed open set. An empty ARGV leaves an index; ARGV[8] is '1' for a
+ * claimed user (its client's and the claimed sets follow its openness).
+ */
 export const REPLACE = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 if ARGV[4] == '' then redis.call('ZREM', KEYS[2], ARGV[5])
 else redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5]) end
-if ARGV[6] == '' then redis.call('ZREM', KEYS[3], ARGV[5])
-else
-  redis.call('ZADD', KEYS[3], ARGV[6], ARGV[5])
-  redis.call('PEXPIRE', KEYS[3], ARGV[3])
+local open = {KEYS[3], KEYS[5]}
+if ARGV[8] == '1' then open[3] = KEYS[6]; open[4] = KEYS[7] end
+for i, k in ipairs(open) do
+  if ARGV[6] == '' then redis.call('ZREM', k, ARGV[5])
+  else
+    redis.call('ZADD', k, ARGV[6], ARGV[5])
+    if i ~= 4 then redis.call('PEXPIRE', k, ARGV[3]) end
+  end
 end
 if ARGV[7] == '' then redis.call('ZREM', KEYS[4], ARGV[5])
 else redis.call('ZADD', KEYS[4], ARGV[7], ARGV[5]) end

@@ -5,8 +5,11 @@ import {
   type DueIntent,
   hashKey,
   type IntentStore,
+  isClaimed,
   isOpen,
   type OpenLimits,
+  originKey,
+  originOf,
   readIntent,
   RECENT_PER_USER,
   serializeIntent,
@@ -44,12 +47,17 @@ interface Scripted {
  * `intent:<id>` holds the JSON; `intents:due` is the expiry schedule of open intents (its size is
  * the number open); `intents:open:<chain>:<user>` a user's open intents by age;
  * `intents:seen:<chain>` the intents seen in a block, by block; `intents:user:<user>` a user's
- * RECENT_PER_USER newest intents, on every chain; `intent-claim:<id>:<status>` the
+ * RECENT_PER_USER newest intents answered while signed in, on every chain;
+ * `intents:open:<chain>:<user>:<origin>` a user's open intents from one origin,
+ * `intents:client:<origin>` a claiming client's open intents, `intents:claimed` every claimed open
+ * one (the bounds of OpenLimits); `intent-claim:<id>:<status>` the
  * hooks' once-only marks; `intent-hash:<chain>:<hash>` the intent an untagged transaction settles. Every key but the two per-chain and the schedule expires; those are
  * trimmed by the follower and the expiry watcher.
  */
 export class RedisIntentStore implements IntentStore {
   private static readonly DUE = 'intents:due';
+  /** The open intents of claimed users: what INTENT_MAX_OPEN_CLAIMED bounds. */
+  private static readonly CLAIMED = 'intents:claimed';
   private readonly scripted: Scripted;
   private readonly prefix: string;
 
@@ -57,9 +65,9 @@ export class RedisIntentStore implements IntentStore {
     private readonly redis: Redis,
     private readonly retentionMs: number,
   ) {
-    redis.defineCommand('intentCreate', { numberOfKeys: 4, lua: CREATE });
+    redis.defineCommand('intentCreate', { numberOfKeys: 7, lua: CREATE });
     redis.defineCommand('intentRecentOf', { numberOfKeys: 1, lua: RECENT_OF });
-    redis.defineCommand('intentReplace', { numberOfKeys: 4, lua: REPLACE });
+    redis.defineCommand('intentReplace', { numberOfKeys: 7, lua: REPLACE });
     redis.defineCommand('intentClaimDue', { numberOfKeys: 1, lua: CLAIM_DUE });
     redis.defineCommand('intentOpenOf', { lua: OPEN_OF });
     redis.defineCommand('intentSeenFrom', { numberOfKeys: 1, lua: SEEN_FROM });
@@ -76,6 +84,9 @@ export class RedisIntentStore implements IntentStore {
       RedisIntentStore.DUE,
       openKey(intent.chainId, intent.user),
       recentKey(intent.user),
+      originSetKey(intent),
+      clientKey(intent),
+      RedisIntentStore.CLAIMED,
       serializeIntent(intent),
       this.retentionMs,
       dueAt,
@@ -84,6 +95,9 @@ export class RedisIntentStore implements IntentStore {
       limits.perUser,
       limits.total,
       RECENT_PER_USER,
+      isClaimed(intent) ? '1' : '',
+      limits.totalClaimed ?? limits.total,
+      limits.perClient ?? limits.total,
     );
     return overflow === null ? { created: false } : { created: true, overflow };
   }
@@ -103,6 +117,9 @@ export class RedisIntentStore implements IntentStore {
       RedisIntentStore.DUE,
       openKey(next.chainId, next.user),
       seenKey(next.chainId),
+      originSetKey(next),
+      clientKey(next),
+      RedisIntentStore.CLAIMED,
       current.version,
       serializeIntent(next),
       this.retentionMs,
@@ -110,6 +127,7 @@ export class RedisIntentStore implements IntentStore {
       next.id,
       isOpen(next) ? next.createdAt : '',
       next.blockNumber ?? '',
+      isClaimed(next) ? '1' : '',
     );
     return done === 1;
   }
@@ -140,7 +158,11 @@ export class RedisIntentStore implements IntentStore {
   }
 
   async forget(id: string): Promise<void> {
-    await this.redis.zrem(RedisIntentStore.DUE, id);
+    await this.redis
+      .multi()
+      .zrem(RedisIntentStore.DUE, id)
+      .zrem(RedisIntentStore.CLAIMED, id)
+      .exec();
   }
 
   async recentOf(user: string, limit: number): Promise<StoredIntent[]> {
@@ -178,3 +200,6 @@ const key = (id: string): string => `intent:${id}`;
 const openKey = (chainId: number, user: string): string => `intents:open:${userKey(chainId, user)}`;
 const seenKey = (chainId: number): string => `intents:seen:${chainId}`;
 const recentKey = (user: string): string => `intents:user:${user.toLowerCase()}`;
+const originSetKey = (intent: TransactionIntent): string => `intents:open:${originKey(intent)}`;
+/** A claimed intent's client (its origin); a signed-in one's key is named but never written. */
+const clientKey = (intent: TransactionIntent): string => `intents:client:${originOf(intent)}`;

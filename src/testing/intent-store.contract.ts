@@ -18,10 +18,16 @@ export const storedIntent = (
   data: '0x',
   value: '1',
   status: 'answered',
+  userLevel: 'siwe',
+  origin: 'siwe',
   createdAt: 1,
   updatedAt: 1,
   ...change,
 });
+
+/** A claimed intent answered to client `client`. */
+const claimedIntent = (id: string, client: string, change: Partial<TransactionIntent> = {}) =>
+  storedIntent(id, { userLevel: 'claimed', origin: `ip:${client}`, ...change });
 
 /**
  * What every IntentStore must do, run against each (process memory in its unit spec, Redis in
@@ -78,6 +84,62 @@ export function describeIntentStore(name: string, make: () => Promise<IntentStor
         created: true,
         overflow: ['a'],
       });
+    });
+
+    it('claims never push out a signed-in intent, nor one another client claimed', async () => {
+      const limits = { perUser: 2, total: 1_000, perClient: 100, totalClaimed: 1_000 };
+      await store.create(storedIntent('mine', { createdAt: 1 }), 100, limits);
+      await store.create(claimedIntent('y', 'Y', { createdAt: 2 }), 100, limits);
+      const made = [];
+      for (let i = 0; i < 4; i++) {
+        made.push(
+          await store.create(claimedIntent(`x${i}`, 'X', { createdAt: 3 + i }), 100, limits),
+        );
+      }
+      // Past 2 from client X, X's own oldest go; the signed-in one and Y's are never named.
+      expect(made.map((m) => (m.created ? m.overflow : null))).toEqual([
+        [],
+        [],
+        ['x0'],
+        ['x0', 'x1'],
+      ]);
+    });
+
+    it("past the per-client bound, names that client's oldest claimed intents, whatever their users", async () => {
+      const limits = { perUser: 50, total: 1_000, perClient: 2, totalClaimed: 1_000 };
+      await store.create(claimedIntent('a', 'X', { createdAt: 1 }), 100, limits);
+      await store.create(claimedIntent('b', 'X', { createdAt: 2, user: OTHER }), 100, limits);
+      expect(
+        await store.create(claimedIntent('c', 'X', { createdAt: 3, chainId: 1 }), 100, limits),
+      ).toEqual({ created: true, overflow: ['a'] });
+      expect(await store.create(claimedIntent('d', 'Z', { createdAt: 4 }), 100, limits)).toEqual({
+        created: true,
+        overflow: [],
+      });
+    });
+
+    it('claimed intents fill only their own bound: signed-in ones are still recorded', async () => {
+      const limits = { perUser: 50, total: 10, perClient: 100, totalClaimed: 2 };
+      await store.create(claimedIntent('a', 'X'), 100, limits);
+      await store.create(claimedIntent('b', 'Y'), 100, limits);
+      expect(await store.create(claimedIntent('c', 'Z'), 100, limits)).toEqual({ created: false });
+      expect((await store.create(storedIntent('s'), 100, limits)).created).toBe(true);
+      // A claimed one settled frees its place.
+      await store.replace(
+        (await store.get('a'))!,
+        claimedIntent('a', 'X', { status: 'expired' }),
+        null,
+      );
+      expect((await store.create(claimedIntent('c', 'Z'), 100, limits)).created).toBe(true);
+    });
+
+    it("lists only what a user answered while signed in, not what others claimed in the user's name", async () => {
+      await store.create(storedIntent('mine', { createdAt: 1 }), 100, LIMITS);
+      await store.create(claimedIntent('forged', 'X', { createdAt: 2 }), 100, LIMITS);
+      expect((await store.recentOf(USER, 10)).map((s) => s.intent.id)).toEqual(['mine']);
+      expect(
+        (await store.openOf(43113, [USER.toLowerCase()])).map((s) => s.intent.id).sort(),
+      ).toEqual(['forged', 'mine']);
     });
 
     it('refuses a new intent at the total bound of open intents', async () => {

@@ -34,22 +34,35 @@ describeWithRedis()('RedisIntentStore', () => {
 
   describeIntentStore('RedisIntentStore', () => Promise.resolve(fresh()));
 
-  it('every key an intent writes carries the prefix and expires, but the per-chain indexes and the schedule', async () => {
+  it('every key an intent writes carries the prefix and expires, but the per-chain indexes, the schedule and the claimed set', async () => {
     const store = fresh();
     const prefix = prefixes[prefixes.length - 1];
-    await store.create(storedIntent('a'), 100, { perUser: 50, total: 100 });
+    const limits = { perUser: 50, total: 100, perClient: 10, totalClaimed: 50 };
+    await store.create(storedIntent('a'), 100, limits);
+    const claimed = { userLevel: 'claimed', origin: 'ip:X' } as const;
+    await store.create(storedIntent('b', claimed), 100, limits);
     const read = (await store.get('a'))!;
     await store.replace(read, storedIntent('a', { status: 'submitted', blockNumber: '3' }), 100);
+    await store.bindHash(43113, `0x${'ab'.repeat(32)}`, 'b');
     const keys = (await admin.keys(`${prefix}*`)).map((k) => k.slice(prefix.length)).sort();
+    const user = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
     expect(keys).toEqual([
+      'intent-hash:43113:0x' + 'ab'.repeat(32),
       'intent:a',
+      'intent:b',
+      'intents:claimed',
+      'intents:client:ip:X',
       'intents:due',
-      'intents:open:43113:0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+      `intents:open:43113:${user}`,
+      `intents:open:43113:${user}:ip:X`,
+      `intents:open:43113:${user}:siwe`,
       'intents:seen:43113',
-      'intents:user:0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+      `intents:user:${user}`,
     ]);
-    expect(await admin.pttl(`${prefix}intent:a`)).toBeGreaterThan(0);
-    expect(await admin.pttl(`${prefix}${keys[2]}`)).toBeGreaterThan(0);
-    expect(await admin.pttl(`${prefix}${keys[4]}`)).toBeGreaterThan(0);
+    const lasting = ['intents:claimed', 'intents:due', 'intents:seen:43113'];
+    for (const key of keys.filter((k) => !lasting.includes(k))) {
+      expect([key, await admin.pttl(`${prefix}${key}`)]).toEqual([key, expect.any(Number)]);
+      expect(await admin.pttl(`${prefix}${key}`)).toBeGreaterThan(0);
+    }
   });
 });
