@@ -1,5 +1,9 @@
 import { type Address, getAddress, type Hex, parseTransaction } from 'viem';
-import { fromWagmiJson, toWagmiJson, type UnsignedTransaction } from '../evm/transaction/tx-serialization';
+import {
+  fromWagmiJson,
+  toWagmiJson,
+  type UnsignedTransaction,
+} from '../evm/transaction/tx-serialization';
 
 /**
  * What an EVM blink's `transaction` holds: the request Dialect's EVM adapter hands to viem's
@@ -22,8 +26,10 @@ export interface WalletRequest {
  * TX_SERIALIZATION: the unsigned EIP-1559 RLP (`0x02…`) or wagmi's JSON.
  */
 function readAnswered(serialized: string): Partial<UnsignedTransaction> {
-  if (serialized.startsWith('0x02')) return parseTransaction(serialized as Hex);
-  return fromWagmiJson<Partial<UnsignedTransaction>>(serialized);
+  if (!serialized.startsWith('0x02'))
+    return fromWagmiJson<Partial<UnsignedTransaction>>(serialized);
+  const { to, ...tx } = parseTransaction(serialized as Hex);
+  return { ...tx, to: to ?? undefined };
 }
 
 /**
