@@ -16,10 +16,13 @@ const base = {
     // nanoid 5, which Dialect's blink client (@dialectlabs/blinks-core, test/blinks) requires, and
     // jose 6 (session tokens, src/auth): ES modules only as well.
     '/node_modules/(nanoid|jose)/.+\\.js$': '<rootDir>/../test/support/esm-transform.js',
+    // wagmi 2 and @wagmi/core, which Dialect's EVM adapter (@dialectlabs/blinks/hooks/evm) signs
+    // with in test/blinks, and whose serialize the blinks' transactions are checked against.
+    '/node_modules/(wagmi|@wagmi/core)/.+\\.js$': '<rootDir>/../test/support/esm-transform.js',
   },
   // Transformed: the files of these packages; a package nested under one is not, unless named.
   transformIgnorePatterns: [
-    '/node_modules/(?!(?:@fastify/static/node_modules/)?(?:cockatiel|content-disposition)/|@nestjs/(?!cli/|schematics/)|(?<=@nestjs/platform-fastify/node_modules/)cookie/|nanoid/|jose/)',
+    '/node_modules/(?!(?:@fastify/static/node_modules/)?(?:cockatiel|content-disposition)/|@nestjs/(?!cli/|schematics/)|(?<=@nestjs/platform-fastify/node_modules/)cookie/|nanoid/|jose/|wagmi/|@wagmi/core/)',
   ],
   testEnvironment: 'node',
   // Nest's default console logger off: what a spec reads it spies on or records.

@@ -1,4 +1,5 @@
 import type { DynamicAction } from '../contract/action.types';
+import { serializeUnsigned } from '../evm/transaction/tx-serialization';
 import { errorOf, postAnswer } from './blink-answers';
 import type { Blink } from './blink-catalogue';
 import type { Dispatched } from './blink-dispatch';
@@ -21,8 +22,15 @@ const answered = (body: Record<string, unknown>, intent = true, status = 200): D
   headers: intent ? { 'x-action-intent': INTENT } : {},
   body,
 });
+const USDC = '0x5425890298aed601595a70AB815c96711a31Bc65';
+const ROUTER = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
+// The Sherry route's RLP; the blink answers the same transaction in the wallet adapter's format.
+const rlp = (to: `0x${string}`): string =>
+  serializeUnsigned({ chainId: 43113, to, data: '0x095ea7b3' }, 'rlp');
+const walletJson = (to: string): string =>
+  `{"to":"${to}","data":"0x095ea7b3","value":{"__type":"bigint","value":"0"},"chainId":43113}`;
 const approval = (step: number, steps: number): Record<string, unknown> => ({
-  serializedTransaction: '0x02ab',
+  serializedTransaction: rlp(USDC),
   chainId: 43113,
   params: { functionName: 'approve', args: { step, steps, summary: `Step ${step} of ${steps}` } },
 });
@@ -33,7 +41,7 @@ describe('postAnswer (the action’s answer → the spec’s)', () => {
   it('chains an approval to the next step, with the same values', () => {
     expect(postAnswer(blink(), answered(approval(1, 2)), inputs).body).toEqual({
       type: 'transaction',
-      transaction: '0x02ab',
+      transaction: walletJson(USDC),
       message: 'Step 1 of 2',
       links: {
         next: {
@@ -45,13 +53,14 @@ describe('postAnswer (the action’s answer → the spec’s)', () => {
   });
 
   it('chains the action itself (and an approval of the last step) to completed', () => {
-    const swap = { serializedTransaction: '0x02cd', chainId: 43113 };
+    const swap = { serializedTransaction: rlp(ROUTER), chainId: 43113 };
     for (const body of [swap, approval(2, 2)]) {
       expect(postAnswer(blink(), answered(body), inputs).body).toMatchObject({
         links: { next: { type: 'post', href: `/api/blinks/best-swap/completed/${INTENT}` } },
       });
     }
     expect(postAnswer(blink(), answered(swap), inputs).body).toMatchObject({
+      transaction: walletJson(ROUTER),
       message: 'Best swap',
     });
   });

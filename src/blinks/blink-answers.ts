@@ -8,6 +8,7 @@ import type { Blink } from './blink-catalogue';
 import { blinkPath } from './blink-catalogue';
 import type { Dispatched } from './blink-dispatch';
 import { inputsQuery } from './blink-request';
+import { walletTransaction } from './blink-transaction';
 
 /** What a blink POST answers: the spec's response, or its error, with the status to send. */
 export interface BlinkAnswer {
@@ -46,11 +47,11 @@ function isApproval(params: unknown): params is { args: { step: number; steps: n
 }
 
 /**
- * The action's own answer as the spec's: a transaction (the serialized one the Sherry route
- * answers, untouched) or, for a data action, a `post` whose message is the result. A
- * transaction chains on (links.next, `post`): an approval to the next step, anything else to a
- * `completed` action that reports the outcome. The intent rides in the href so the wallet's hash
- * can be reported against it.
+ * The action's own answer as the spec's: a transaction (the one the Sherry route answers, in the
+ * EVM wallet adapter's format: blink-transaction.ts) or, for a data action, a `post` whose
+ * message is the result. A transaction chains on (links.next, `post`): an approval to the next
+ * step, anything else to a `completed` action that reports the outcome. The intent rides in the
+ * href so the wallet's hash can be reported against it.
  */
 export function postAnswer(
   blink: Blink,
@@ -71,7 +72,7 @@ export function postAnswer(
     status: 200,
     body: {
       type: 'transaction',
-      transaction: String(body.serializedTransaction),
+      transaction: walletTransaction(String(body.serializedTransaction)),
       message,
       ...(next && { links: { next } }),
     },

@@ -13,8 +13,10 @@ export const BLINK_ROUTE_CONFIG = {
   blink: true,
   cors: {
     origin: '*',
-    // The headers the spec asks a blink's preflight to allow, and the service's request id.
-    allowedHeaders: 'Content-Type, Authorization, Content-Encoding, Accept-Encoding, x-request-id',
+    // The headers the spec asks a blink's preflight to allow (sRFC-31's accept headers among
+    // them), and the service's request id.
+    allowedHeaders:
+      'Content-Type, Authorization, Content-Encoding, Accept-Encoding, X-Accept-Action-Version, X-Accept-Blockchain-Ids, x-request-id',
   },
 } as const;
 

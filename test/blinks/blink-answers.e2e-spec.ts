@@ -180,7 +180,7 @@ describe('Blinks: documents, data actions and refusals', () => {
     expect(blink.statusCode).toBeLessThan(300);
     expect(blink.headers['access-control-allow-origin']).toBe('*');
     expect(blink.headers['access-control-allow-headers']).toBe(
-      'Content-Type, Authorization, Content-Encoding, Accept-Encoding, x-request-id',
+      'Content-Type, Authorization, Content-Encoding, Accept-Encoding, X-Accept-Action-Version, X-Accept-Blockchain-Ids, x-request-id',
     );
     const action = await call('OPTIONS', '/api/calculator', undefined, preflight);
     expect(action.headers['access-control-allow-origin']).toBeUndefined();

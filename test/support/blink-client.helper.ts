@@ -1,11 +1,18 @@
 /**
- * A blink client as Dialect's own code runs one: @dialectlabs/blinks-core 0.20.7 fetches,
- * parses and chains the blinks (BlinkInstance, its action components, unfurlUrlToBlinkApiUrl);
- * `execute` repeats the steps of its `BlinkContainer` (dist/index.cjs, "src/BlinkContainer.tsx":
- * component.post(account) → adapter.signTransaction → adapter.confirmTransaction →
- * blink.chain(links.next, {signature, account})), which live in a React hook Jest cannot run.
- * The adapter signs as Dialect's EVM adapter does: the answer's `transaction` deserialized
- * (viem's parseTransaction), filled, signed by the user and sent; its hash is the signature.
+ * A blink client made of Dialect's own code: @dialectlabs/blinks-core 0.20.7 fetches, parses and
+ * chains the blinks (BlinkInstance, its action components, unfurlUrlToBlinkApiUrl), and the
+ * wallet is Dialect's EVM adapter itself, `useEvmWagmiAdapter` of @dialectlabs/blinks 0.22.5
+ * (its built `hooks/evm` module, src/hooks/evm/useEvmWagmiAdapter.ts), rendered by React's test
+ * renderer inside a WagmiProvider. Its wagmi config is what a page's would be, with wagmi's `mock`
+ * connector as the wallet: one dev account, on the chain of the test chain's chain file. The mock
+ * sends `eth_sendTransaction` to that chain's node, which signs with the account (Hardhat holds
+ * the dev mnemonic's keys), so the adapter's own deserialize → sendTransaction → receipt runs.
+ *
+ * Not run: blinks-core's BlinkContainer (the component a page renders, with its own Layout of
+ * buttons and its security states from Dialect's registry); `execute` repeats its steps
+ * (dist/index.cjs, "BlinkContainer": component.post(account) → adapter.signTransaction →
+ * adapter.confirmTransaction → blink.chain(links.next, {signature, account})), with the context
+ * it passes.
  */
 import {
   type AbstractActionComponent,
@@ -13,10 +20,16 @@ import {
   BlinkInstance,
   setProxyUrl,
 } from '@dialectlabs/blinks-core';
+import { useEvmWagmiAdapter } from '@dialectlabs/blinks/hooks/evm';
 import type { ActionPostResponse } from '@solana/actions-spec';
-import type { HDAccount, TransactionReceipt } from 'viem';
-import type { LocalChain } from '../../src/testing/chain-types';
-import { signAndSend } from '../../src/testing/wallet';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { connect, createConfig, disconnect, http, mock } from '@wagmi/core';
+import { readFileSync } from 'node:fs';
+import { createElement, useEffect } from 'react';
+import { create } from 'react-test-renderer';
+import { type Address, type Chain, defineChain, type Hash, type TransactionReceipt } from 'viem';
+import { useConnectorClient, WagmiProvider } from 'wagmi';
+import type { TestChain } from '../../src/testing/chain-types';
 
 // Dialect's client goes through its proxy (proxy.dial.to) by default; a test reaches no internet.
 // Turning it off is announced with a warning, expected here.
@@ -27,57 +40,132 @@ setProxyUrl('');
 export interface BlinkStep {
   /** The action's POST answer (a transaction, or a post/completed step). */
   response: ActionPostResponse;
-  /** The receipt of the signed transaction, when the answer was one. */
+  /** The receipt of the transaction the adapter sent, when the answer was one. */
   receipt?: TransactionReceipt;
   /** The blink the client shows next (links.next), or null when the chain ends. */
   next: BlinkInstance | null;
 }
 
-/** A wallet on the local chain behind Dialect's adapter interface, for the `eip155:<id>` chain. */
-export function localAdapter(
-  chain: LocalChain,
-  user: HDAccount,
-): BlinkAdapter & {
-  receipts: Map<string, TransactionReceipt>;
-} {
-  const receipts = new Map<string, TransactionReceipt>();
+/** Dialect's EVM adapter, mounted for one account, and how to take it down. */
+export interface DialectWallet {
+  adapter: BlinkAdapter;
+  address: Address;
+  testChain: TestChain;
+  close: () => Promise<void>;
+}
+
+/** The chain as the chain file lists it: its id, name, coin and node, as a page would declare it. */
+function chainFromFile(testChain: TestChain): Chain {
+  const { chains } = JSON.parse(readFileSync(testChain.chainFile, 'utf8')) as {
+    chains: Record<string, { name: string; rpcUrl: string; nativeCurrency: { symbol: string } }>;
+  };
+  const id = testChain.chain.chainId;
+  const { name, rpcUrl, nativeCurrency } = chains[String(id)];
+  const { symbol } = nativeCurrency;
+  return defineChain({
+    id,
+    name,
+    nativeCurrency: { name: symbol, symbol, decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+}
+
+/** React's test renderer warns that it is deprecated on each create: that one line is dropped. */
+function quietCreate(element: Parameters<typeof create>[0]): ReturnType<typeof create> {
+  const log = console.error.bind(console);
+  const spy = jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    if (!/react-test-renderer is deprecated/.test(String(args[0]))) log(...args);
+  });
+  try {
+    return create(element);
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/**
+ * Renders Dialect's adapter for `address`, connected through wagmi's mock connector, and
+ * resolves once the adapter holds the connector's client (before that it answers "No wallet
+ * connected"): the effect that sees the client resolves it, no polling.
+ */
+export async function dialectWallet(
+  testChain: TestChain,
+  address: Address,
+): Promise<DialectWallet> {
+  const chain = chainFromFile(testChain);
+  const config = createConfig({
+    chains: [chain],
+    connectors: [mock({ accounts: [address] })],
+    transports: { [chain.id]: http() },
+    // A local chain mines at once: receipts are polled often, not every 4 s.
+    pollingInterval: 50,
+    multiInjectedProviderDiscovery: false,
+    // Nothing persisted: with storage, WagmiProvider (reconnectOnMount off) would clear on mount
+    // the connection made below, as one restored from storage.
+    storage: null,
+  });
+  await connect(config, { connector: config.connectors[0] });
+  const queryClient = new QueryClient();
+  let resolve: (adapter: BlinkAdapter) => void = () => undefined;
+  const ready = new Promise<BlinkAdapter>((done) => (resolve = done));
+  function Wallet(): null {
+    const { adapter } = useEvmWagmiAdapter({ onConnectWalletRequest: () => Promise.resolve() });
+    const { data: client } = useConnectorClient();
+    useEffect(() => {
+      if (client) resolve(adapter);
+    }, [adapter, client]);
+    return null;
+  }
+  const provider = createElement(
+    QueryClientProvider,
+    { client: queryClient },
+    createElement(Wallet),
+  );
+  const root = quietCreate(
+    createElement(WagmiProvider, { config, reconnectOnMount: false }, provider),
+  );
+  const adapter = await ready;
   return {
-    receipts,
-    metadata: { supportedBlockchainIds: [`eip155:${chain.chainId}`] },
-    connect: () => Promise.resolve(user.address),
-    signTransaction: async (tx) => {
-      const { receipt } = await signAndSend(chain, user, tx);
-      receipts.set(receipt.transactionHash, receipt);
-      return { signature: receipt.transactionHash };
+    adapter,
+    address,
+    testChain,
+    close: async () => {
+      root.unmount();
+      queryClient.clear();
+      await disconnect(config);
     },
-    confirmTransaction: (signature) =>
-      receipts.get(signature)?.status === 'success'
-        ? Promise.resolve()
-        : Promise.reject(new Error(`Transaction ${signature} reverted`)),
-    signMessage: () => Promise.resolve({ error: 'No messages are signed here' }),
   };
 }
 
-/** One click on `component`, run as blinks-core's BlinkContainer runs it. */
+/** One click on `component`, run as blinks-core's BlinkContainer runs it, with Dialect's adapter. */
 export async function execute(
   blink: BlinkInstance,
   component: AbstractActionComponent,
-  adapter: ReturnType<typeof localAdapter>,
+  { adapter, testChain }: DialectWallet,
 ): Promise<BlinkStep> {
-  const account = await adapter.connect({} as never);
+  const context = {
+    action: component.parent,
+    actionType: 'unknown' as const,
+    originalUrl: component.parent.url,
+    triggeredLinkedAction: component,
+  };
+  const account = await adapter.connect(context);
   if (!account) throw new Error('No wallet');
   const response = (await component.post(account)) as ActionPostResponse;
-  let signature: string | undefined;
+  let signature: Hash | undefined;
   if (response.type === 'transaction') {
-    const signed = await adapter.signTransaction(response.transaction, {} as never);
+    const signed = await adapter.signTransaction(response.transaction, context);
     if ('error' in signed) throw new Error(signed.error);
-    await adapter.confirmTransaction(signed.signature, {} as never);
-    signature = signed.signature;
+    await adapter.confirmTransaction(signed.signature, context);
+    signature = signed.signature as Hash;
   }
   const next = response.links?.next
     ? await blink.chain(response.links.next, { account, signature })
     : null;
-  return { response, receipt: signature ? adapter.receipts.get(signature) : undefined, next };
+  const receipt = signature
+    ? await testChain.chain.publicClient.getTransactionReceipt({ hash: signature })
+    : undefined;
+  return { response, receipt, next };
 }
 
 export { BlinkInstance };
