@@ -18,9 +18,13 @@ export const WEBHOOK_HEADERS = {
   signature: 'x-webhook-signature',
 } as const;
 
-/** `transaction.<status>`, one per SettledStatus of the outcomes layer (above the kit). */
+/** `transaction.<event>`, one per OutcomeEvent of the outcomes layer (above the kit). */
 export type WebhookEventType =
-  'transaction.confirmed' | 'transaction.reverted' | 'transaction.replaced' | 'transaction.expired';
+  | 'transaction.confirmed'
+  | 'transaction.reverted'
+  | 'transaction.replaced'
+  | 'transaction.expired'
+  | 'transaction.reorged';
 
 /** The JSON body of a delivery. */
 export interface WebhookEvent {

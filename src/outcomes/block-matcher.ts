@@ -13,6 +13,7 @@ import { INTENT_STORE, type IntentStore, isOpen, type StoredIntent } from './int
 import { replaces, type Seen, type SeenTransaction, sightingOf } from './intent-match';
 import { isIntentId } from './intent-id';
 import { outcomeOf } from './settled-outcome';
+import { Finality } from './finality';
 import { tagsIn } from '../evm';
 import { IntentsService } from './intents.service';
 import { OUTCOMES_CONFIG, type OutcomesConfig } from './outcomes.config';
@@ -36,6 +37,7 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
     private readonly intents: IntentsService,
     private readonly chains: ChainRegistry,
     private readonly rpc: ChainRpc,
+    private readonly finality: Finality,
   ) {}
 
   onModuleInit(): void {
@@ -97,21 +99,36 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
     await Promise.all(moves);
   }
 
-  /** Settles what is deep enough now, then forgets what no reorg can reach any more. */
+  /**
+   * Settles what is final now: TX_CONFIRMATIONS deep and, on a node that names a `finalized`
+   * block, at or below it. Then forgets what no reorg can reach any more.
+   */
   async head(chainId: number, head: bigint): Promise<void> {
     const depth = BigInt(this.config.confirmations);
-    const deep = (await this.store.seenFrom(chainId, 0n)).filter(
+    const waiting = (await this.store.seenFrom(chainId, 0n)).filter(
       ({ intent }) => isOpen(intent) && BigInt(intent.blockNumber!) <= head - depth + 1n,
+    );
+    const finalized = waiting.length > 0 ? await this.finality.finalized(chainId) : undefined;
+    const deep = waiting.filter(
+      ({ intent }) => finalized === undefined || BigInt(intent.blockNumber!) <= finalized,
     );
     await Promise.all(deep.map((stored) => this.settle(stored)));
     const reach = BigInt(Math.max(this.following.reorgDepth, this.config.confirmations));
     await this.store.trimSeen(chainId, head - reach);
   }
 
-  /** Everything seen above the block both chains share goes back to `answered`, to be seen again. */
+  /**
+   * Blocks above the one both chains share left the chain: what was seen in them and is still
+   * open goes back to `answered`, to be seen again (silently: nothing was announced); what had
+   * settled keeps its status and is announced `reorged`, once.
+   */
   async rewound(chainId: number, ancestor: bigint): Promise<void> {
     const gone = await this.store.seenFrom(chainId, ancestor + 1n);
-    await Promise.all(gone.map((stored) => this.reopen(stored)));
+    await Promise.all(
+      gone.map((stored) =>
+        isOpen(stored.intent) ? this.reopen(stored) : this.intents.reorged(stored),
+      ),
+    );
   }
 
   private async seen(

@@ -15,4 +15,5 @@ export {
 export { OutcomesModule } from './outcomes.module';
 export { INTENT_HEADER } from './intent-recorder';
 export { IntentsService } from './intents.service';
+export { IntentReports, type Reported } from './intent-reports';
 export { type IntentView, view as intentView } from './transactions.controller';

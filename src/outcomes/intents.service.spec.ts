@@ -2,6 +2,7 @@ import type { Hash, Transaction } from 'viem';
 import { ActionException } from '../contract/action.exception';
 import { storedIntent } from '../testing/intent-store.contract';
 import type { HashLookup, Lookup } from './hash-lookup';
+import { IntentReports } from './intent-reports';
 import { IntentsService } from './intents.service';
 import { MemoryIntentStore } from './memory-intent.store';
 import type { OutcomeHooks } from './outcome-hooks';
@@ -22,13 +23,16 @@ function setup(looks: Lookup[], config: Partial<OutcomesConfig> = {}) {
     dispatch: (o: TransactionOutcome) => Promise.resolve(void dispatched.push(o)),
   } as unknown as OutcomeHooks;
   const metrics = { entered: jest.fn() } as unknown as OutcomeMetrics;
-  const service = new IntentsService(
-    store,
-    full,
-    { lookup } as unknown as HashLookup,
-    hooks,
-    metrics,
-  );
+  const intents = new IntentsService(store, full, hooks, metrics);
+  const reports = new IntentReports(intents, { lookup } as unknown as HashLookup);
+  // The service's life and the reports of hashes, as the routes use them.
+  const service = {
+    record: intents.record.bind(intents),
+    read: intents.read.bind(intents),
+    expireIfDue: intents.expireIfDue.bind(intents),
+    move: intents.move.bind(intents),
+    report: reports.report.bind(reports),
+  };
   return { service, store, lookup, dispatched };
 }
 

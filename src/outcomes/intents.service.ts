@@ -4,24 +4,17 @@ import { ActionException } from '../contract/action.exception';
 import { logText } from '../telemetry/logging/log-text';
 import { outsideRequest } from '../telemetry/logging/outside-request';
 import { currentRequestId } from '../telemetry/request-scope';
-import { HashLookup } from './hash-lookup';
-import { early, hashUsed, isSettled, mismatch, refuseSettled } from './intent-errors';
+import { isSettled } from './intent-errors';
 import { INTENT_STORE, type IntentStore, isOpen, type StoredIntent } from './intent-store';
 import { OutcomeHooks } from './outcome-hooks';
 import { OutcomeMetrics } from './outcome-metrics';
-import type { SettledStatus, TransactionIntent } from './outcome.types';
+import type { SettledStatus, TransactionIntent, TransactionOutcome } from './outcome.types';
 import { OUTCOMES_CONFIG, type OutcomesConfig } from './outcomes.config';
-
-/** What a report did: the intent as it now stands, and whether the chain knew the hash. */
-export interface Reported {
-  intent: TransactionIntent;
-  known: boolean;
-}
 
 /**
  * An intent's life: recorded when answered, moved by what the chain follower sees (BlockMatcher)
- * until it settles, or expired at its deadline (OutcomeWatcher). A report is a hint: checked
- * against the chain once, it can mark the intent `submitted`, never settle it. Every move is a
+ * until it settles, or expired at its deadline (OutcomeWatcher); a report (IntentReports) can
+ * mark it `submitted`, never settle it. Every move is a
  * compare-and-set in the store; the replica whose write lands logs it, counts it and, for a
  * settled status, tells the hooks and the sink.
  */
@@ -38,7 +31,6 @@ export class IntentsService {
   constructor(
     @Inject(INTENT_STORE) private readonly store: IntentStore,
     @Inject(OUTCOMES_CONFIG) private readonly config: OutcomesConfig,
-    private readonly lookup: HashLookup,
     private readonly hooks: OutcomeHooks,
     private readonly metrics: OutcomeMetrics,
   ) {}
@@ -74,55 +66,6 @@ export class IntentsService {
   /** The intent, or a 404 in the envelope. */
   async read(id: string): Promise<TransactionIntent> {
     return (await this.find(id)).intent;
-  }
-
-  /**
-   * The wallet's hash for an intent, as a hint. One look at the chain: a transaction that does not
-   * carry the intent's call as its user ran it is a 422 `HASH_MISMATCH`, its call sent before the
-   * answer a 422 `HASH_BEFORE_ANSWER`, one already settling another intent a 409 `HASH_USED`; each
-   * changes nothing. The intent's call marks it `submitted`, for the follower to settle when it is
-   * deep enough. A hash the node does not know changes nothing.
-   */
-  async report(id: string, hash: Hash): Promise<Reported> {
-    const normalized = hash.toLowerCase() as Hash;
-    let stored = await this.find(id);
-    if (stored.intent.hash === normalized) return { intent: stored.intent, known: true };
-    refuseSettled(stored.intent);
-    const look = await this.lookup.lookup(stored.intent, normalized);
-    if (look.kind === 'unknown') return { intent: stored.intent, known: false };
-    if (look.kind === 'foreign') throw mismatch();
-    if (look.kind === 'early') throw early();
-    const { tx, seen } = look;
-    if (!(await this.bindHash(stored.intent, normalized))) throw hashUsed();
-    for (;;) {
-      const { intent } = stored;
-      if (intent.hash === normalized) return { intent, known: true };
-      refuseSettled(intent);
-      // Already seen mined with another transaction: the chain's word stands over the hint.
-      if (intent.blockNumber !== undefined) {
-        await this.unbindHash(intent, normalized);
-        return { intent, known: true };
-      }
-      const next: TransactionIntent = {
-        ...intent,
-        status: 'submitted',
-        hash: normalized,
-        seenAs: seen.sighting,
-        userOpNonce: seen.userOpNonce?.toString(),
-        // The user's own pending transaction: another mined at its nonce replaces it.
-        pendingNonce: tx.blockNumber === null && seen.sighting === 'call' ? tx.nonce : undefined,
-        ...(tx.blockNumber !== null && {
-          blockNumber: tx.blockNumber.toString(),
-          blockHash: tx.blockHash ?? undefined,
-        }),
-      };
-      const moved = await this.move(stored, next);
-      if (moved) {
-        if (intent.hash) await this.unbindHash(intent, intent.hash);
-        return { intent: moved, known: true };
-      }
-      stored = await this.find(id);
-    }
   }
 
   /** Binds an untagged intent's transaction to it alone (a tagged one's tag already does). */
@@ -168,22 +111,41 @@ export class IntentsService {
     }
     this.transitioned(stored.intent, next);
     if (settled) {
-      const outcome = {
+      this.announce({
         status: next.status as SettledStatus,
         intent: next,
         occurredAt: next.updatedAt,
-      };
-      // Hooks, their retries and the webhook outlive the request that settled the intent (a
-      // report): their lines carry no request id of its.
-      void outsideRequest(() =>
-        this.hooks.dispatch(outcome).catch((error: unknown) => {
-          this.logger.error(
-            `Intent ${next.id}: its ${next.status} hooks could not be claimed (${logText(String(error))})`,
-          );
-        }),
-      );
+      });
     }
     return next;
+  }
+
+  /**
+   * A settled intent whose block left the chain: it keeps its final status (never a second,
+   * contradicting one), is marked `reorgedAt`, and its hooks and webhook hear `reorged`, once.
+   */
+  async reorged(stored: StoredIntent): Promise<void> {
+    const { intent } = stored;
+    if (intent.reorgedAt !== undefined || !isSettled(intent.status)) return;
+    const next: TransactionIntent = { ...intent, reorgedAt: Date.now() };
+    if (!(await this.store.replace(stored, next, null))) return;
+    this.metrics.entered(intent.action, 'reorged');
+    this.logger.warn(
+      `Intent ${intent.id} ${intent.status}: its block ${intent.blockNumber} left the chain (reorged past its confirmations)`,
+    );
+    this.announce({ status: 'reorged', intent: next, occurredAt: next.reorgedAt! });
+  }
+
+  private announce(outcome: TransactionOutcome): void {
+    // Hooks, their retries and the webhook outlive the request that settled the intent (a
+    // report): their lines carry no request id of its.
+    void outsideRequest(() =>
+      this.hooks.dispatch(outcome).catch((error: unknown) => {
+        this.logger.error(
+          `Intent ${outcome.intent.id}: its ${outcome.status} hooks could not be claimed (${logText(String(error))})`,
+        );
+      }),
+    );
   }
 
   private transitioned(from: TransactionIntent, to: TransactionIntent): void {
@@ -195,7 +157,8 @@ export class IntentsService {
     );
   }
 
-  private async find(id: string): Promise<StoredIntent> {
+  /** The intent as stored (with its version), or a 404 in the envelope. */
+  async find(id: string): Promise<StoredIntent> {
     const stored = await this.store.get(id);
     if (!stored) {
       throw new ActionException(HttpStatus.NOT_FOUND, 'Unknown transaction intent', {

@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { ActionDeclaration } from '../contract/action.types';
-import { SETTLED_STATUSES, type SettledStatus, type TransactionOutcome } from './outcome.types';
+import { OUTCOME_EVENTS, type OutcomeEvent, type TransactionOutcome } from './outcome.types';
 
 export const OUTCOME_HOOK_KEY = 'outcomes:hook';
 
@@ -9,12 +9,12 @@ export type OutcomeHandler = (outcome: TransactionOutcome) => Promise<void> | vo
 
 export interface OutcomeHookSpec {
   action: ActionDeclaration;
-  statuses: readonly SettledStatus[];
+  statuses: readonly OutcomeEvent[];
 }
 
 /**
  * Runs the decorated provider method when a transaction answered by `action` settles in one of
- * `statuses` (all four when none are named): at most once per intent and status across
+ * `statuses`, or is `reorged` after it settled (all five when none are named): at most once per intent and status across
  * replicas, retried with backoff while it throws. The action must be served by the app (boot
  * error otherwise).
  *
@@ -23,7 +23,7 @@ export interface OutcomeHookSpec {
  */
 export function OnTransactionOutcome(
   action: ActionDeclaration,
-  ...statuses: SettledStatus[]
+  ...statuses: OutcomeEvent[]
 ): <H extends OutcomeHandler>(
   target: object,
   key: string | symbol,
@@ -31,7 +31,7 @@ export function OnTransactionOutcome(
 ) => void {
   const spec: OutcomeHookSpec = {
     action,
-    statuses: statuses.length > 0 ? statuses : SETTLED_STATUSES,
+    statuses: statuses.length > 0 ? statuses : OUTCOME_EVENTS,
   };
   return (target, key, method) => {
     SetMetadata(OUTCOME_HOOK_KEY, spec)(target, key, method);

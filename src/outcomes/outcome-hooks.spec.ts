@@ -53,7 +53,7 @@ const outcome = (id: string, status: TransactionOutcome['status']): TransactionO
     to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
     data: '0x',
     value: '0',
-    status,
+    status: status === 'reorged' ? 'confirmed' : status,
     createdAt: 1,
     updatedAt: 2,
   },

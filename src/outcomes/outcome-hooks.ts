@@ -19,7 +19,7 @@ import {
 import {
   OUTCOME_SINK,
   type OutcomeSink,
-  type SettledStatus,
+  type OutcomeEvent,
   type TransactionOutcome,
 } from './outcome.types';
 import { OUTCOMES_CONFIG, type OutcomesConfig } from './outcomes.config';
@@ -136,4 +136,4 @@ export class OutcomeHooks implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-const key = (action: string, status: SettledStatus): string => `${status} ${action}`;
+const key = (action: string, status: OutcomeEvent): string => `${status} ${action}`;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram } from 'prom-client';
 import { ActionMetrics } from '../telemetry/metrics/action-metrics';
-import type { IntentStatus } from './outcome.types';
+import type { IntentStatus, OutcomeEvent } from './outcome.types';
 
 /**
  * The outcomes' Prometheus families, in the service's registry: transitions by action and the
@@ -17,7 +17,7 @@ export class OutcomeMetrics {
   constructor(metrics: ActionMetrics) {
     this.transitions = new Counter({
       name: 'dynamic_action_intent_transitions_total',
-      help: 'Transaction intents entering a status (answered, submitted, confirmed, …), by action',
+      help: 'Transaction intents entering a status (answered, submitted, confirmed, …), or reorged after settling, by action',
       labelNames: ['action', 'status'],
       registers: [metrics.registry],
     });
@@ -40,7 +40,8 @@ export class OutcomeMetrics {
     this.lost.labels(reason).inc();
   }
 
-  entered(action: string, status: IntentStatus): void {
+  /** An intent entering a status, or `reorged` (a settled one losing its block). */
+  entered(action: string, status: IntentStatus | OutcomeEvent): void {
     this.transitions.labels(action, status).inc();
   }
 

@@ -71,6 +71,8 @@ export interface TransactionIntent {
   /** The block that mined it, as a decimal string, and that block's hash (to see a reorg). */
   blockNumber?: string;
   blockHash?: `0x${string}`;
+  /** Epoch milliseconds of the reorg that took a settled intent's block off the chain. */
+  reorgedAt?: number;
   /** Epoch milliseconds. */
   createdAt: number;
   updatedAt: number;
@@ -78,9 +80,18 @@ export interface TransactionIntent {
   requestId?: string;
 }
 
-/** An intent that reached a settled status: what hooks receive and webhooks carry. */
+/**
+ * What hooks and webhooks are told: a settled status, or `reorged` when the block of an intent
+ * that had settled left the chain (a reorg deeper than TX_CONFIRMATIONS and the node's finality).
+ * The intent keeps its status: a final status is never followed by a contradicting one.
+ */
+export type OutcomeEvent = SettledStatus | 'reorged';
+
+export const OUTCOME_EVENTS: readonly OutcomeEvent[] = [...SETTLED_STATUSES, 'reorged'];
+
+/** An intent that reached a settled status (or lost its block after): what hooks receive and webhooks carry. */
 export interface TransactionOutcome {
-  status: SettledStatus;
+  status: OutcomeEvent;
   intent: TransactionIntent;
   /** Epoch milliseconds of the transition. */
   occurredAt: number;

@@ -6,6 +6,8 @@ import { TransactionAnswerListener } from '../kit/transaction-answer.listener';
 import { FollowerModule } from '../follower/follower.module';
 import { REDIS, RedisStatus } from '../telemetry/redis/redis.provider';
 import { BlockMatcher } from './block-matcher';
+import { Finality } from './finality';
+import { IntentReports } from './intent-reports';
 import { HashLookup } from './hash-lookup';
 import { IntentRecorder } from './intent-recorder';
 import { INTENT_STORE, type IntentStore } from './intent-store';
@@ -46,7 +48,9 @@ import { TransactionsController } from './transactions.controller';
     },
     HashLookup,
     IntentsService,
+    IntentReports,
     BlockMatcher,
+    Finality,
     OutcomeHooks,
     OutcomeMetrics,
     OutcomeWatcher,

@@ -14,6 +14,7 @@ import type { ActionResult } from '../contract/action.types';
 import { GuardedRoute } from '../kit/guarded-route';
 import { DataRouteInterceptor } from '../kit/data-route.interceptor';
 import { isIntentId, isTransactionHash } from './intent-id';
+import { IntentReports } from './intent-reports';
 import { IntentsService } from './intents.service';
 import type { IntentStatus, TransactionIntent } from './outcome.types';
 
@@ -49,7 +50,10 @@ export const STATUS_SENTENCES: Record<IntentStatus, string> = {
 @Controller(TRANSACTIONS_PATH)
 @UseInterceptors(DataRouteInterceptor)
 export class TransactionsController {
-  constructor(private readonly intents: IntentsService) {}
+  constructor(
+    private readonly intents: IntentsService,
+    private readonly reports: IntentReports,
+  ) {}
 
   @Post(':intent')
   @HttpCode(HttpStatus.OK)
@@ -57,7 +61,7 @@ export class TransactionsController {
   async report(@Param('intent') id: string, @Req() req: FastifyRequest): Promise<ActionResult> {
     checkId(id);
     const hash = hashOf(req);
-    const { intent, known } = await this.intents.report(id, hash);
+    const { intent, known } = await this.reports.report(id, hash);
     const message = known
       ? STATUS_SENTENCES[intent.status]
       : `The chain does not know this transaction yet. ${STATUS_SENTENCES[intent.status]}`;

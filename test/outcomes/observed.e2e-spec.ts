@@ -248,7 +248,7 @@ describeWithRedis()('Outcomes seen on the chain, never reported (two replicas, R
     }
   });
 
-  it('after a reorg, a settled intent whose block left the chain is settled again from the new one', async () => {
+  it('a reorg past its confirmations: the confirmed intent keeps its status and is announced reorged, once', async () => {
     const answer = await sendTokenIntent(
       apps[0],
       { token: 'AVAX', recipient: recipient(), amount: '0.75' },
@@ -256,25 +256,27 @@ describeWithRedis()('Outcomes seen on the chain, never reported (two replicas, R
     );
     const before = await snapshot(chain);
     const signed = await signAnswer(chain, user, answer.body.serializedTransaction as string);
-    const first = await sendRaw(chain, signed.raw);
+    await sendRaw(chain, signed.raw);
     await heard(answer.intent, 'confirmed');
     await revertTo(chain, before);
     // The other branch grows past the settled block: the follower sees the fork and rewinds.
     await mine(chain, 2);
+    const reorged = await heard(answer.intent, 'reorged');
+    expect(reorged.intent).toMatchObject({ status: 'confirmed', reorgedAt: expect.any(Number) });
+    const id = `${answer.intent}.reorged`;
+    await receiver.until(() => receiver.of(id).length > 0);
+    expect(JSON.parse(receiver.of(id)[0].body)).toMatchObject({ type: 'transaction.reorged' });
+    // Mined again on the new branch: nothing more is announced, and the status never contradicts.
+    await sendRaw(chain, signed.raw);
+    await mine(chain, 2);
     await until(
-      async () => (await readIntent(apps[1], answer.intent)).body.data?.status === 'answered',
-      'back to answered',
+      async () => (await followedBlocks(apps[0])) + (await followedBlocks(apps[1])) > 0,
+      'followed',
     );
-    const again = await sendRaw(chain, signed.raw);
-    await until(
-      async () => (await readIntent(apps[1], answer.intent)).body.data?.status === 'confirmed',
-      'confirmed again',
-    );
-    const read = (await readIntent(apps[1], answer.intent)).body.data;
-    expect(read).toMatchObject({ hash: signed.hash, blockNumber: again.toString() });
-    expect(again).toBeGreaterThan(first);
-    // The team heard `confirmed` once: the second settling is the same outcome.
-    expect(heardOf(answer.intent, 'confirmed')).toBe(1);
+    expect((await readIntent(apps[1], answer.intent)).body.data?.status).toBe('confirmed');
+    expect([heardOf(answer.intent, 'confirmed'), heardOf(answer.intent, 'reorged')]).toEqual([
+      1, 1,
+    ]);
   });
 
   it('stopped, a matching transaction mined meanwhile, started again: the intent is confirmed', async () => {

@@ -24,11 +24,11 @@ export const heardOutcomes: TransactionOutcome[] = [];
  */
 export const outcomeEvents = new EventEmitter();
 
-/** A team's hook, as an action module would declare it: send-token's four settled statuses. */
+/** A team's hook, as an action module would declare it: every event of send-token's. */
 @Injectable()
 export class OutcomeRecorder {
   /** Records the outcome in `heardOutcomes` and announces it on `outcomeEvents`. */
-  @OnTransactionOutcome(sendTokenAction, 'confirmed', 'reverted', 'replaced', 'expired')
+  @OnTransactionOutcome(sendTokenAction)
   record(outcome: TransactionOutcome): void {
     heardOutcomes.push(outcome);
     outcomeEvents.emit(`${outcome.intent.id}:${outcome.status}`, outcome);

@@ -156,7 +156,7 @@ export function outcomeOf(
       to: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
       data: '0x',
       value: '1000',
-      status,
+      status: status === 'reorged' ? 'confirmed' : status,
       hash: status === 'expired' ? undefined : `0x${'ab'.repeat(32)}`,
       blockNumber: status === 'confirmed' || status === 'reverted' ? '12' : undefined,
       createdAt: Date.UTC(2026, 0, 1) - 60_000,

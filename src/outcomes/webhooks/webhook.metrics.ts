@@ -11,6 +11,7 @@ const TYPES: readonly WebhookEventType[] = [
   'transaction.reverted',
   'transaction.replaced',
   'transaction.expired',
+  'transaction.reorged',
 ];
 
 /** Webhook attempts, in the service's registry (served on METRICS_PORT with the rest). */
