@@ -108,6 +108,9 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
     await this.store.trimSeen(chainId, head - reach);
   }
 
+  // Unchecked blocks (catch-up, oversize): what they mean for intents is another change's.
+  async skipped(): Promise<void> {}
+
   /** Everything seen above the block both chains share goes back to `answered`, to be seen again. */
   async rewound(chainId: number, ancestor: bigint): Promise<void> {
     const gone = await this.store.seenFrom(chainId, ancestor + 1n);
