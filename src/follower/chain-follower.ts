@@ -6,17 +6,18 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { PublicClient } from 'viem';
 import { ChainRegistry, type ChainInfo } from '../evm';
-import { reasonText } from '../evm/chains/chain-rpc';
+import { ChainRpc, reasonText } from '../evm/chains/chain-rpc';
 import { ActionRegistry } from '../kit/action.registry';
 import { limitLog } from '../telemetry/logging/log-limiter';
 import { logText } from '../telemetry/logging/log-text';
-import { type BlockSubscriber, toFollowedBlock } from './followed-block';
-import { forkPoint } from './fork-point';
+import { BlockReader } from './block-reader';
+import type { BlockSubscriber } from './followed-block';
+import { handOn } from './hand-on';
+import { LinkCheck } from './link-check';
 import { FOLLOWER_CONFIG, type FollowerConfig } from './follower.config';
 import { FollowerMetrics } from './follower.metrics';
-import { FOLLOWER_STATE, type FollowerCursor, type FollowerState } from './follower-state';
+import { FOLLOWER_STATE, type FollowerState } from './follower-state';
 
 /** Blocks one pass reads at most: a pass far behind still ends soon, and the lease is renewed. */
 const BLOCKS_PER_PASS = 100n;
@@ -24,8 +25,9 @@ const BLOCKS_PER_PASS = 100n;
 /**
  * Follows every served chain block by block, so the service learns what its users sent without
  * anyone reporting it. Its cost is per block, never per open intent: each pass asks the head
- * once, then reads each new block with its transactions once, and hands it to the subscriber
- * (src/outcomes), which matches it in memory or in one Redis lookup. One replica follows a chain
+ * once, then reads each new block with its transactions once (a block over the RPC answer cap in
+ * pages: BlockReader), and hands it to the subscriber (src/outcomes), which matches it in memory
+ * or in one Redis lookup. One replica follows a chain
  * at a time (a lease in the state); the cursor lets a restart resume where the last pass stopped.
  */
 @Injectable()
@@ -41,9 +43,11 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
   /** Chains whose last pass here found nothing to watch, so made no call. */
   private readonly idle = new Set<number>();
   private chainsFollowed?: ChainInfo[];
+  private readonly readers = new Map<number, BlockReader>();
 
   constructor(
     private readonly chains: ChainRegistry,
+    private readonly rpc: ChainRpc,
     private readonly actions: ActionRegistry,
     @Inject(FOLLOWER_CONFIG) private readonly config: FollowerConfig,
     @Inject(FOLLOWER_STATE) private readonly state: FollowerState,
@@ -123,8 +127,8 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
     const { chainId } = chain;
     const leaseMs = Math.max(10_000, this.config.pollMs * 5);
     if (!(await this.state.lease(chainId, this.owner, leaseMs))) return;
-    const client = this.chains.client(chain);
-    const head = await client.getBlockNumber({ cacheTime: 0 });
+    const reader = this.reader(chain);
+    const head = await reader.head();
     let cursor = await this.state.cursor(chainId);
     // A first start reads back OUTCOME_REORG_DEPTH blocks: what was mined since the first
     // intents were answered, before the first pass.
@@ -143,17 +147,21 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
       this.logger.warn(
         `Chain ${chainId}: ${next - cursor.number - 1n} blocks after ${cursor.number} were skipped (more than OUTCOME_CATCHUP_BLOCKS behind); their transactions are seen only if reported`,
       );
+      await subscriber.skipped(chainId, cursor.number + 1n, next - 1n, 'catch-up');
       cursor = undefined;
     }
     const last = next + BLOCKS_PER_PASS - 1n < head ? next + BLOCKS_PER_PASS - 1n : head;
+    const context = { chainId, reader, subscriber, metrics: this.metrics, logger: this.logger };
+    const links = new LinkCheck({ ...context, state: this.state, depth: this.config.reorgDepth });
     while (next <= last && !this.stopped) {
-      const block = await client.getBlock({ blockNumber: next, includeTransactions: true });
-      if (cursor && block.parentHash !== cursor.hash) {
-        cursor = await this.rewind(chain, client, cursor, subscriber);
-        next = cursor.number + 1n;
+      const block = await reader.block(next);
+      const ancestor = await links.check(block, cursor);
+      if (ancestor) {
+        cursor = ancestor;
+        next = ancestor.number + 1n;
         continue;
       }
-      await subscriber.block(toFollowedBlock(chainId, block));
+      await handOn(context, block);
       cursor = { number: block.number, hash: block.hash };
       await this.state.advance(chainId, cursor, this.config.reorgDepth);
       this.metrics.followed(chainId);
@@ -162,25 +170,14 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
     await subscriber.head(chainId, head);
   }
 
-  /** Hands the subscriber the fork point to undo what it saw above it, and moves back to it. */
-  private async rewind(
-    chain: ChainInfo,
-    client: PublicClient,
-    cursor: FollowerCursor,
-    subscriber: BlockSubscriber,
-  ): Promise<FollowerCursor> {
-    const { chainId } = chain;
-    this.metrics.reorged(chainId);
-    const { ancestor, deep } = await forkPoint(this.state, client, chainId, cursor);
-    if (deep) {
-      this.logger.error(
-        `Chain ${chainId}: a reorg deeper than OUTCOME_REORG_DEPTH (${this.config.reorgDepth}) blocks below ${cursor.number}; outcomes settled before block ${ancestor.number} are not revisited`,
-      );
+  /** The chain's block reader, on a sender of the follower's own (ChainRpc.ownBatch). */
+  private reader(chain: ChainInfo): BlockReader {
+    let reader = this.readers.get(chain.chainId);
+    if (!reader) {
+      reader = new BlockReader(this.rpc.ownBatch(chain), this.rpc.maxBatchCalls);
+      this.readers.set(chain.chainId, reader);
     }
-    this.logger.warn(`Chain ${chainId}: reorg; blocks after ${ancestor.number} left the chain`);
-    await subscriber.rewound(chainId, ancestor.number);
-    await this.state.rewind(chainId, ancestor);
-    return ancestor;
+    return reader;
   }
 
   private schedule(delayMs = this.config.pollMs): void {

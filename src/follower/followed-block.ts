@@ -1,4 +1,4 @@
-import type { Address, Block, Hash, Hex, Transaction } from 'viem';
+import type { Address, Hash, Hex } from 'viem';
 
 /** A transaction of a followed block: what matching it against open intents needs, no more. */
 export interface FollowedTransaction {
@@ -10,7 +10,11 @@ export interface FollowedTransaction {
   nonce: number;
 }
 
-/** A block on the canonical chain, as the follower hands it on. */
+/**
+ * A block on the canonical chain, as the follower hands it on: all its transactions, or one page
+ * of them (a block too large for one answer is handed on in several, each with other
+ * transactions, all with the block's number and hash).
+ */
 export interface FollowedBlock {
   chainId: number;
   number: bigint;
@@ -19,10 +23,16 @@ export interface FollowedBlock {
 }
 
 /**
+ * Why blocks went unread: `catch-up`, more than OUTCOME_CATCHUP_BLOCKS behind after a restart or
+ * an outage; `oversize`, a transaction whose JSON alone is over the RPC answer cap.
+ */
+export type SkipReason = 'catch-up' | 'oversize';
+
+/**
  * What the layer above (src/outcomes) does with the chain: each new canonical block in order,
- * the head after each pass (for confirmation depth), and a rewind when blocks above `ancestor`
- * left the chain. A method that throws stops the pass; the same blocks are handed on again at
- * the next one, so each must be idempotent.
+ * the head after each pass (for confirmation depth), a rewind when blocks above `ancestor` left
+ * the chain, and the blocks it could not read. A method that throws stops the pass; the same
+ * blocks are handed on again at the next one, so each must be idempotent.
  */
 export interface BlockSubscriber {
   /**
@@ -30,27 +40,16 @@ export interface BlockSubscriber {
    * with nothing, a pass makes no call at all.
    */
   watching(chainIds: readonly number[]): Promise<boolean>;
+  /**
+   * A block's transactions, or a page of them: a large block comes in several calls with disjoint
+   * pages, in order, before the next block (match per transaction, never per call).
+   */
   block(block: FollowedBlock): Promise<void>;
   head(chainId: number, head: bigint): Promise<void>;
   rewound(chainId: number, ancestor: bigint): Promise<void>;
-}
-
-/** A block as viem reads it with its transactions, cut to what the subscriber needs. */
-export function toFollowedBlock(
-  chainId: number,
-  block: Block<bigint, true, 'latest'>,
-): FollowedBlock {
-  return {
-    chainId,
-    number: block.number,
-    hash: block.hash,
-    transactions: block.transactions.map((tx: Transaction) => ({
-      hash: tx.hash,
-      from: tx.from,
-      to: tx.to,
-      input: tx.input,
-      value: tx.value,
-      nonce: tx.nonce,
-    })),
-  };
+  /**
+   * Blocks `from` to `to` (both included) were not read, or not whole: what they held is seen
+   * only if reported. For `oversize`, from = to = the block with the transaction left out.
+   */
+  skipped(chainId: number, from: bigint, to: bigint, reason: SkipReason): Promise<void>;
 }

@@ -22,7 +22,10 @@ class FollowerEnv {
   @Max(1_000_000)
   OUTCOME_CATCHUP_BLOCKS = 5_000;
 
-  /** Blocks the follower remembers to undo a reorg; a reorg deeper than this is logged, not undone. */
+  /**
+   * Blocks the follower remembers to undo a reorg, and the deepest it rewinds: past it, or where the
+   * node's blocks do not chain, they are taken as they come (logged and counted).
+   */
   @IsOptional()
   @Transform(toInt)
   @IsInt()

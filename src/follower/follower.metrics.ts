@@ -8,6 +8,8 @@ export class FollowerMetrics {
   private readonly blocks: Counter<'chain'>;
   private readonly skipped: Counter<'chain'>;
   private readonly reorgs: Counter<'chain'>;
+  private readonly broken: Counter<'chain'>;
+  private readonly oversize: Counter<'chain'>;
 
   constructor(metrics: ActionMetrics) {
     const registers = [metrics.registry];
@@ -29,6 +31,18 @@ export class FollowerMetrics {
       labelNames: ['chain'],
       registers,
     });
+    this.broken = new Counter({
+      name: 'dynamic_action_follower_broken_links_total',
+      help: 'Blocks the follower took as they came, their parent found nowhere within OUTCOME_REORG_DEPTH or not chaining after a rewind, by chain',
+      labelNames: ['chain'],
+      registers,
+    });
+    this.oversize = new Counter({
+      name: 'dynamic_action_follower_oversize_transactions_total',
+      help: 'Transactions the follower skipped, their JSON alone over the RPC answer cap, by chain',
+      labelNames: ['chain'],
+      registers,
+    });
   }
 
   followed(chainId: number): void {
@@ -41,5 +55,13 @@ export class FollowerMetrics {
 
   reorged(chainId: number): void {
     this.reorgs.labels(String(chainId)).inc();
+  }
+
+  brokenLink(chainId: number): void {
+    this.broken.labels(String(chainId)).inc();
+  }
+
+  oversized(chainId: number, count: number): void {
+    this.oversize.labels(String(chainId)).inc(count);
   }
 }

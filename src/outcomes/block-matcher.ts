@@ -117,6 +117,9 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
     await this.store.trimSeen(chainId, head - reach);
   }
 
+  // Unchecked blocks (catch-up, oversize): what they mean for intents is another change's.
+  async skipped(): Promise<void> {}
+
   /**
    * Blocks above the one both chains share left the chain: what was seen in them and is still
    * open goes back to `answered`, to be seen again (silently: nothing was announced); what had

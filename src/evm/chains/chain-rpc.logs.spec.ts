@@ -6,7 +6,12 @@ import { UpstreamBounds } from '../../outbound/http/upstream-bounds';
 import { ChainRpc } from './chain-rpc';
 
 const CHAIN = { chainId: 43113, name: 'Fuji' } as ChainInfo;
-const CONFIG: ChainsConfig = { chains: new Map(), developmentOnly: [], timeoutMs: 1000 };
+const CONFIG: ChainsConfig = {
+  chains: new Map(),
+  developmentOnly: [],
+  timeoutMs: 1000,
+  maxBatchCalls: 40,
+};
 
 describe('ChainRpc failure logs', () => {
   let warn: jest.SpyInstance;

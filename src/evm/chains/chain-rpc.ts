@@ -133,7 +133,7 @@ export class ChainRpc {
     if (!client) {
       client = createPublicClient({
         transport: http(chain.rpcUrl, {
-          batch: { wait: 0 },
+          batch: { wait: 0, batchSize: this.config.maxBatchCalls },
           timeout: this.config.timeoutMs,
           retryCount: 0,
           fetchFn: this.fetchFn(chain),
@@ -144,16 +144,30 @@ export class ChainRpc {
     return client;
   }
 
+  /** RPC_MAX_BATCH_CALLS: the most calls a request carries, for callers that page their own. */
+  get maxBatchCalls(): number {
+    return this.config.maxBatchCalls;
+  }
+
   /** The chain's sender of one-request batches (RpcBatch), through the same bounds and checks. */
   batch(chain: ChainInfo): RpcBatch {
     let batch = this.batches.get(chain.chainId);
     if (!batch) {
       // Not fetch: RpcBatch posts on a keep-alive pool and checks the answers it parsed (once).
       const post = this.bounds.rpcPost(chain.rpcUrl, this.config.timeoutMs, `rpc_${chain.chainId}`);
-      batch = new RpcBatch(chain.rpcUrl, post);
+      batch = new RpcBatch(chain.rpcUrl, post, this.config.maxBatchCalls);
       this.batches.set(chain.chainId, batch);
     }
     return batch;
+  }
+
+  /**
+   * A sender of the chain's own, shared with no other caller: the chain follower's pages of a
+   * large block never ride in (nor, over the answer cap, fail) a request carrying users' calls.
+   */
+  ownBatch(chain: ChainInfo): RpcBatch {
+    const post = this.bounds.rpcPost(chain.rpcUrl, this.config.timeoutMs, `rpc_${chain.chainId}`);
+    return new RpcBatch(chain.rpcUrl, post, this.config.maxBatchCalls);
   }
 
   private fetchFn(chain: ChainInfo): ReturnType<typeof checkedFetch> {

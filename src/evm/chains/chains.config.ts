@@ -6,6 +6,7 @@ import { ChainFileChecker } from './chain-file.check';
 import defaults from './chains.default.json';
 import { type Env, readEnv } from '../../config/env';
 import { loadExternalConfig } from '../../config/external.config';
+import { loadRpcConfig } from './rpc.config';
 import { registerConfigCheck } from '../../config/configuration.check';
 
 export const CHAINS_CONFIG = Symbol('CHAINS_CONFIG');
@@ -108,6 +109,8 @@ export interface ChainsConfig {
   developmentOnly: readonly number[];
   /** Bound on each RPC request (EXTERNAL_TIMEOUT_MS). */
   timeoutMs: number;
+  /** Most calls one request to a node carries (RPC_MAX_BATCH_CALLS, rpc.config.ts). */
+  maxBatchCalls: number;
 }
 
 export interface TransactionConfig {
@@ -158,7 +161,8 @@ export function loadChainsConfig(env: Env): ChainsConfig {
       `Invalid chain configuration (${where}):\n  - ${checker.problems.join('\n  - ')}`,
     );
   }
-  return { chains, developmentOnly, timeoutMs: loadExternalConfig(env).timeoutMs };
+  const { timeoutMs } = loadExternalConfig(env);
+  return { chains, developmentOnly, timeoutMs, maxBatchCalls: loadRpcConfig(env).maxBatchCalls };
 }
 
 /**

@@ -119,6 +119,13 @@ describe('RpcBatch', () => {
     expect(rig.bodies.map((body) => body.length)).toEqual([MAX_BATCH_CALLS - 1, 2]);
   });
 
+  it('carries at most the configured calls per request (RPC_MAX_BATCH_CALLS)', async () => {
+    const small = new RpcBatch(rig.url, bounds.rpcPost(rig.url, 5_000, 'rpc_43113'), 3);
+    const one = [{ method: 'eth_blockNumber' }];
+    await Promise.all([small.send(one), small.send(one), small.send(one), small.send(one)]);
+    expect(rig.bodies.map((body) => body.length)).toEqual([3, 1]);
+  });
+
   describe("checks the answers' shape on the value viem parsed (the batch's fetch is unchecked)", () => {
     const calls = [{ method: 'eth_getBalance' }, { method: 'eth_blockNumber' }];
     const answered =

@@ -21,8 +21,8 @@ type Sent = RpcCall & { id: number };
 const asBody = (body: readonly Sent[]): Record<string, unknown>[] =>
   body as unknown as Record<string, unknown>[];
 
-/** The most calls one HTTP request carries (viem's http transport default batchSize). */
-export const MAX_BATCH_CALLS = 1_000;
+/** The most calls one HTTP request carries unless told (RPC_MAX_BATCH_CALLS's default). */
+export const MAX_BATCH_CALLS = 40;
 
 type Settled = PromiseSettledResult<unknown>;
 
@@ -45,7 +45,8 @@ interface Waiting {
  * Like the transport's batching (wait 0), the calls of every caller of one turn of the event loop
  * share one HTTP request (a request to the node costs far more than a call in it): each caller's
  * calls stay together and in its order, so a node that answers a batch in order answers them so
- * (check-batch.ts). At most MAX_BATCH_CALLS calls per request; a caller's calls are never split.
+ * (check-batch.ts). At most `maxCalls` (RPC_MAX_BATCH_CALLS) calls per request; a caller's calls
+ * are never split (a caller sending more than `maxCalls` at once sends them in one request).
  *
  * A call the node refused is rejected with the error viem's client would have thrown for it (its
  * RpcRequestError mapped by viem's `buildRequest`), so readers of the error chain
@@ -60,12 +61,13 @@ export class RpcBatch {
     /** Named in the errors, as viem's client names it (ChainRpc keeps it out of logs). */
     private readonly url: string,
     private readonly post: RpcPost,
+    private readonly maxCalls = MAX_BATCH_CALLS,
   ) {}
 
   /** Each call's result, in the order given: `fulfilled` with the raw RPC result, or `rejected`. */
   send(calls: readonly RpcCall[]): Promise<Settled[]> {
     return new Promise((resolve, reject) => {
-      if (this.waitingCalls > 0 && this.waitingCalls + calls.length > MAX_BATCH_CALLS) {
+      if (this.waitingCalls > 0 && this.waitingCalls + calls.length > this.maxCalls) {
         this.flush();
       }
       if (this.waiting.length === 0) setImmediate(() => this.flush());

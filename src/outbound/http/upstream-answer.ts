@@ -1,4 +1,4 @@
-import { UpstreamError } from './upstream.error';
+import { AnswerTooLargeError, UpstreamError } from './upstream.error';
 
 /**
  * A redirect is refused, never followed: followed, it would send the call (and whatever the URL
@@ -16,8 +16,7 @@ export async function refuseRedirect(response: Response): Promise<void> {
 
 /** Reads a whole answer; one larger than `maxBytes`, declared or streamed, is refused as malformed. */
 export async function readAnswer(response: Response, maxBytes: number): Promise<Buffer> {
-  const tooLarge = (): UpstreamError =>
-    new UpstreamError('malformed', `Upstream answer exceeds ${maxBytes} bytes`);
+  const tooLarge = (): UpstreamError => new AnswerTooLargeError(maxBytes);
   if (Number(response.headers.get('content-length')) > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
     throw tooLarge();

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { Pool } from 'undici';
 import { networkError } from './upstream-answer';
-import { UpstreamError } from './upstream.error';
+import { AnswerTooLargeError, UpstreamError } from './upstream.error';
 
 /** An upstream's answer to a POST, read whole: its status and its text. */
 export class PostAnswer {
@@ -81,8 +81,7 @@ export async function postOnce(
       statusCode,
     );
   }
-  const tooLarge = (): UpstreamError =>
-    new UpstreamError('malformed', `Upstream answer exceeds ${maxBytes} bytes`);
+  const tooLarge = (): UpstreamError => new AnswerTooLargeError(maxBytes);
   if (Number(answerHeaders['content-length']) > maxBytes) {
     stream.destroy();
     throw tooLarge();

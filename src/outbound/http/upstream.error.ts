@@ -22,6 +22,26 @@ export class UpstreamError extends Error {
   }
 }
 
+/**
+ * An answer over the caller's byte cap (MAX_ANSWER_BYTES for RPC nodes): still `malformed` for the
+ * metrics and the circuit, but its own class, so a reader that can ask for less (the chain
+ * follower's pages) tells it from a broken answer.
+ */
+export class AnswerTooLargeError extends UpstreamError {
+  constructor(readonly maxBytes: number) {
+    super('malformed', `Upstream answer exceeds ${maxBytes} bytes`);
+  }
+}
+
+/** Whether `error` or one of its causes is an AnswerTooLargeError (viem wraps it in its own). */
+export function isAnswerTooLarge(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 10; depth++) {
+    if (e instanceof AnswerTooLargeError) return true;
+    e = e.cause;
+  }
+  return false;
+}
+
 /** Answers by which a host says it is down or overloaded, as opposed to refusing one request. */
 const HOST_DOWN_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
