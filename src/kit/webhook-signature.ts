@@ -24,6 +24,7 @@ export type WebhookEventType =
   | 'transaction.reverted'
   | 'transaction.replaced'
   | 'transaction.expired'
+  | 'transaction.unchecked'
   | 'transaction.reorged';
 
 /** The JSON body of a delivery. */

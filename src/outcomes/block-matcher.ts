@@ -7,6 +7,7 @@ import type {
   BlockSubscriber,
   FollowedBlock,
   FollowedTransaction,
+  SkipReason,
 } from '../follower/followed-block';
 import { FOLLOWER_CONFIG, type FollowerConfig } from '../follower/follower.config';
 import { INTENT_STORE, type IntentStore, isOpen, type StoredIntent } from './intent-store';
@@ -117,8 +118,18 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
     await this.store.trimSeen(chainId, head - reach);
   }
 
-  // Unchecked blocks (catch-up, oversize): what they mean for intents is another change's.
-  async skipped(): Promise<void> {}
+  /**
+   * Blocks the follower could not read (past OUTCOME_CATCHUP_BLOCKS, or a transaction over the
+   * RPC answer cap): noted, so an intent of the chain answered before them that is not seen by
+   * its deadline ends `unchecked`, not `expired` (its payment may be in them); a report can still
+   * settle it.
+   */
+  async skipped(chainId: number, from: bigint, to: bigint, reason: SkipReason): Promise<void> {
+    await this.store.noteSkipped(chainId, from, to);
+    this.logger.warn(
+      `Chain ${chainId}: blocks ${from}–${to} skipped unread (${reason}); intents open on it end unchecked unless seen or reported`,
+    );
+  }
 
   /**
    * Blocks above the one both chains share left the chain: what was seen in them and is still

@@ -67,6 +67,10 @@ export interface IntentStore {
   hasWork(chainIds: readonly number[]): Promise<boolean>;
   /** Forgets the settled intents seen below block `below` (no reorg reaches them any more). */
   trimSeen(chainId: number, below: bigint): Promise<void>;
+  /** Notes blocks `from`..`to` of a chain that the follower skipped unread (the last SKIPS_KEPT). */
+  noteSkipped(chainId: number, from: bigint, to: bigint): Promise<void>;
+  /** Whether a noted skipped range of the chain reaches block `block` or later. */
+  skippedSince(chainId: number, block: bigint): Promise<boolean>;
 }
 
 /** An intent as read, with the version a replace compares against. */
@@ -91,6 +95,9 @@ export const readIntent = (version: string): StoredIntent => ({
 
 export const isOpen = (intent: TransactionIntent): boolean =>
   intent.status === 'answered' || intent.status === 'submitted';
+
+/** Skipped ranges kept per chain: an intent lives a day, a skip is rare. */
+export const SKIPS_KEPT = 100;
 
 /** Intents the per-user index of recent ones keeps for each user; older ones leave it. */
 export const RECENT_PER_USER = 100;

@@ -95,6 +95,20 @@ describe('IntentsService', () => {
     expect(dispatched.map((o) => o.status)).toEqual(['expired']);
   });
 
+  it('past its deadline, an intent answered before blocks the follower skipped ends unchecked, not expired', async () => {
+    const { service, store, dispatched } = setup([]);
+    const late = Date.now() - TTL - 1;
+    await service.record(storedIntent(ID, { createdAt: late, answeredBlock: '10' }));
+    await service.record(storedIntent('o'.repeat(32), { createdAt: late, answeredBlock: '30' }));
+    await store.noteSkipped(43113, 12n, 20n);
+    await service.expireIfDue(ID);
+    await service.expireIfDue('o'.repeat(32));
+    expect(dispatched.map((o) => [o.intent.id, o.status])).toEqual([
+      [ID, 'unchecked'],
+      ['o'.repeat(32), 'expired'],
+    ]);
+  });
+
   it('does not expire a mined intent waiting for its confirmations', async () => {
     const { service, store, dispatched } = setup([]);
     await service.record(storedIntent(ID, { createdAt: Date.now() - TTL - 1 }));

@@ -92,7 +92,10 @@ export class IntentsService {
     } else if (now < this.deadline(intent)) {
       await this.store.replace(stored, intent, this.deadline(intent));
     } else {
-      await this.move(stored, { status: 'expired' });
+      // Blocks the follower skipped unread since the answer: its payment may have gone unseen.
+      const since = BigInt(intent.answeredBlock ?? 0);
+      const unread = await this.store.skippedSince(intent.chainId, since);
+      await this.move(stored, { status: unread ? 'unchecked' : 'expired' });
     }
   }
 

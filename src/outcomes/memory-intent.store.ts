@@ -14,6 +14,7 @@ import {
   readIntent,
   RECENT_PER_USER,
   serializeIntent,
+  SKIPS_KEPT,
   type StoredIntent,
   userKey,
 } from './intent-store';
@@ -39,6 +40,8 @@ export class MemoryIntentStore implements IntentStore {
   /** Seen intents by chain: id → block. */
   private readonly seen = new Map<number, Map<string, bigint>>();
   private readonly claims: LRUCache<string, true>;
+  /** Ranges the follower skipped unread, by chain (the last SKIPS_KEPT). */
+  private readonly skips = new Map<number, { from: bigint; to: bigint }[]>();
   /** Bound hashes (hashKey) → the intent each settles. */
   private readonly hashes: LRUCache<string, string>;
 
@@ -155,6 +158,17 @@ export class MemoryIntentStore implements IntentStore {
       if (block < below && (!version || !isOpen(readIntent(version).intent))) seen!.delete(id);
     }
     return Promise.resolve();
+  }
+
+  noteSkipped(chainId: number, from: bigint, to: bigint): Promise<void> {
+    const skips = this.skips.get(chainId) ?? [];
+    skips.push({ from, to });
+    this.skips.set(chainId, skips.slice(-SKIPS_KEPT));
+    return Promise.resolve();
+  }
+
+  skippedSince(chainId: number, block: bigint): Promise<boolean> {
+    return Promise.resolve((this.skips.get(chainId) ?? []).some(({ to }) => to >= block));
   }
 
   private read(ids: string[]): Promise<StoredIntent[]> {

@@ -11,13 +11,19 @@ export type IntentStatus = OpenStatus | SettledStatus;
 export type OpenStatus = 'answered' | 'submitted';
 
 /** The final statuses: team hooks and webhooks are told of each exactly once per intent. */
-export type SettledStatus = 'confirmed' | 'reverted' | 'replaced' | 'expired';
+/**
+ * `unchecked`: expired, but blocks of its chain since it was answered were skipped unread
+ * (past OUTCOME_CATCHUP_BLOCKS, or a transaction over the RPC answer cap): its payment may have
+ * gone unseen, so the service does not say that nothing came.
+ */
+export type SettledStatus = 'confirmed' | 'reverted' | 'replaced' | 'expired' | 'unchecked';
 
 export const SETTLED_STATUSES: readonly SettledStatus[] = [
   'confirmed',
   'reverted',
   'replaced',
   'expired',
+  'unchecked',
 ];
 
 /**

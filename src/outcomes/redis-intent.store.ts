@@ -13,6 +13,7 @@ import {
   readIntent,
   RECENT_PER_USER,
   serializeIntent,
+  SKIPS_KEPT,
   type StoredIntent,
   userKey,
 } from './intent-store';
@@ -51,7 +52,8 @@ interface Scripted {
  * `intents:open:<chain>:<user>:<origin>` a user's open intents from one origin,
  * `intents:client:<origin>` a claiming client's open intents, `intents:claimed` every claimed open
  * one (the bounds of OpenLimits); `intent-claim:<id>:<status>` the
- * hooks' once-only marks; `intent-hash:<chain>:<hash>` the intent an untagged transaction settles. Every key but the two per-chain and the schedule expires; those are
+ * hooks' once-only marks; `intent-hash:<chain>:<hash>` the intent an untagged transaction settles;
+ * `follower-skips:<chain>` the block ranges the follower skipped unread. Every key but the two per-chain and the schedule expires; those are
  * trimmed by the follower and the expiry watcher.
  */
 export class RedisIntentStore implements IntentStore {
@@ -189,6 +191,21 @@ export class RedisIntentStore implements IntentStore {
   async hasWork(chainIds: readonly number[]): Promise<boolean> {
     const keys = [RedisIntentStore.DUE, ...chainIds.map(seenKey)];
     return (await this.redis.exists(...keys)) > 0;
+  }
+
+  async noteSkipped(chainId: number, from: bigint, to: bigint): Promise<void> {
+    const key = `follower-skips:${chainId}`;
+    await this.redis
+      .multi()
+      .zadd(key, to.toString(), `${from}-${to}`)
+      .zremrangebyrank(key, 0, -SKIPS_KEPT - 1)
+      .pexpire(key, this.retentionMs)
+      .exec();
+  }
+
+  async skippedSince(chainId: number, block: bigint): Promise<boolean> {
+    const key = `follower-skips:${chainId}`;
+    return (await this.redis.zcount(key, block.toString(), '+inf')) > 0;
   }
 
   async trimSeen(chainId: number, below: bigint): Promise<void> {

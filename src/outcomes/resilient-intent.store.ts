@@ -68,6 +68,14 @@ export class ResilientIntentStore implements IntentStore {
     return this.guard(() => this.store.trimSeen(chainId, below));
   }
 
+  noteSkipped(chainId: number, from: bigint, to: bigint): Promise<void> {
+    return this.guard(() => this.store.noteSkipped(chainId, from, to));
+  }
+
+  skippedSince(chainId: number, block: bigint): Promise<boolean> {
+    return this.guard(() => this.store.skippedSince(chainId, block));
+  }
+
   private guard<T>(call: () => Promise<T>): Promise<T> {
     return behindBreaker(this.breaker, call, unavailable);
   }

@@ -39,6 +39,8 @@ export const STATUS_SENTENCES: Record<IntentStatus, string> = {
   reverted: 'The transaction was mined and reverted',
   replaced: 'Another transaction of the wallet took its place',
   expired: 'The transaction was not seen on the chain in time',
+  unchecked:
+    'The transaction was not seen in time, but blocks of its chain went unread meanwhile: check the chain before acting on it',
 };
 
 /**

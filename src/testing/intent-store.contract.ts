@@ -181,6 +181,14 @@ export function describeIntentStore(name: string, make: () => Promise<IntentStor
       expect(await store.bindHash(43113, hash, 'b')).toBe(true);
     });
 
+    it('notes skipped ranges by chain, and says whether one reaches a block', async () => {
+      await store.noteSkipped(43113, 100n, 200n);
+      expect(await store.skippedSince(43113, 150n)).toBe(true);
+      expect(await store.skippedSince(43113, 200n)).toBe(true);
+      expect(await store.skippedSince(43113, 201n)).toBe(false);
+      expect(await store.skippedSince(1, 0n)).toBe(false);
+    });
+
     it('claims a mark once', async () => {
       expect(await store.claimOnce('a:confirmed')).toBe(true);
       expect(await store.claimOnce('a:confirmed')).toBe(false);

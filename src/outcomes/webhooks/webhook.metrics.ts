@@ -11,6 +11,7 @@ const TYPES: readonly WebhookEventType[] = [
   'transaction.reverted',
   'transaction.replaced',
   'transaction.expired',
+  'transaction.unchecked',
   'transaction.reorged',
 ];
 
