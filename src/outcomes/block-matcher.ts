@@ -1,7 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { type Hash, TransactionReceiptNotFoundError, type TransactionReceipt } from 'viem';
-import { ChainRegistry } from '../evm';
-import { ChainRpc } from '../evm/chains/chain-rpc';
+import type { Hash } from 'viem';
 import { ChainFollower } from '../follower/chain-follower';
 import type {
   BlockSubscriber,
@@ -12,10 +10,10 @@ import type {
 import { FOLLOWER_CONFIG, type FollowerConfig } from '../follower/follower.config';
 import { INTENT_STORE, type IntentStore, isOpen, type StoredIntent } from './intent-store';
 import { replaces, type Seen, type SeenTransaction, sightingOf } from './intent-match';
-import { isIntentId } from './intent-id';
+import { rank, tagsOf, waiting } from './block-sightings';
 import { outcomeOf } from './settled-outcome';
 import { Finality } from './finality';
-import { tagsIn } from '../evm';
+import { Receipts } from './receipts';
 import { IntentsService } from './intents.service';
 import { OUTCOMES_CONFIG, type OutcomesConfig } from './outcomes.config';
 
@@ -36,8 +34,7 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
     @Inject(OUTCOMES_CONFIG) private readonly config: OutcomesConfig,
     @Inject(FOLLOWER_CONFIG) private readonly following: FollowerConfig,
     private readonly intents: IntentsService,
-    private readonly chains: ChainRegistry,
-    private readonly rpc: ChainRpc,
+    private readonly receipts: Receipts,
     private readonly finality: Finality,
   ) {}
 
@@ -169,7 +166,7 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
 
   private async settle(stored: StoredIntent): Promise<void> {
     const { intent } = stored;
-    const receipt = await this.receipt(intent.chainId, intent.hash!);
+    const receipt = await this.receipts.of(intent.chainId, intent.hash!);
     if (receipt === undefined || receipt.blockHash !== intent.blockHash) {
       // Its block is no longer the chain's (a reorg the follower has not reached yet).
       return this.reopen(stored);
@@ -196,37 +193,4 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
     });
     if (moved && intent.hash) await this.intents.unbindHash(intent, intent.hash);
   }
-
-  private async receipt(chainId: number, hash: Hash): Promise<TransactionReceipt | undefined> {
-    const chain = this.chains.get(chainId);
-    if (!chain) return undefined;
-    try {
-      return await this.rpc.client(chain).getTransactionReceipt({ hash });
-    } catch (error) {
-      if (error instanceof TransactionReceiptNotFoundError) return undefined;
-      throw this.rpc.failure(chain, 'a seen transaction', error);
-    }
-  }
 }
-
-/** An intent still waiting for its transaction on this chain. */
-const waiting = ({ intent }: StoredIntent, chainId: number): boolean =>
-  isOpen(intent) && intent.chainId === chainId && intent.blockNumber === undefined;
-
-/** The transactions carrying each answer tag (an intent id) found in a block. */
-function tagsOf(transactions: readonly FollowedTransaction[]): Map<string, FollowedTransaction[]> {
-  const tags = new Map<string, FollowedTransaction[]>();
-  for (const tx of transactions) {
-    for (const tag of tagsIn(tx.input)) {
-      if (!isIntentId(tag)) continue;
-      const carrying = tags.get(tag) ?? [];
-      if (!carrying.includes(tx)) carrying.push(tx);
-      tags.set(tag, carrying);
-    }
-  }
-  return tags;
-}
-
-/** Untagged intents a transaction could be the call of: one at its nonce first, then the oldest. */
-const rank = ({ intent }: StoredIntent, tx: FollowedTransaction): number =>
-  (intent.nonce === tx.nonce ? 0 : 1e15) + intent.createdAt;

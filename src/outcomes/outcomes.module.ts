@@ -7,6 +7,7 @@ import { FollowerModule } from '../follower/follower.module';
 import { REDIS, RedisStatus } from '../telemetry/redis/redis.provider';
 import { BlockMatcher } from './block-matcher';
 import { Finality } from './finality';
+import { Receipts } from './receipts';
 import { IntentReports } from './intent-reports';
 import { HashLookup } from './hash-lookup';
 import { IntentRecorder } from './intent-recorder';
@@ -51,6 +52,7 @@ import { TransactionsController } from './transactions.controller';
     IntentReports,
     BlockMatcher,
     Finality,
+    Receipts,
     OutcomeHooks,
     OutcomeMetrics,
     OutcomeWatcher,

@@ -8,15 +8,21 @@ import {
   isClaimed,
   isOpen,
   type OpenLimits,
-  originKey,
-  originOf,
   readIntent,
   RECENT_PER_USER,
   serializeIntent,
   SKIPS_KEPT,
   type StoredIntent,
-  userKey,
 } from './intent-store';
+import {
+  clientKey,
+  key,
+  openKey,
+  originSetKey,
+  recentKey,
+  type Scripted,
+  seenKey,
+} from './redis-intent.keys';
 import {
   BIND_HASH,
   CLAIM_DUE,
@@ -28,20 +34,6 @@ import {
   TRIM_SEEN,
   UNBIND_HASH,
 } from './redis-intent.scripts';
-
-type Args = (string | number)[];
-/** The scripts as ioredis's defineCommand adds them: EVALSHA, the source again on NOSCRIPT. */
-interface Scripted {
-  intentCreate(...args: Args): Promise<string[] | null>;
-  intentReplace(...args: Args): Promise<number>;
-  intentClaimDue(...args: Args): Promise<string[]>;
-  intentOpenOf(keys: number, ...args: Args): Promise<string[]>;
-  intentRecentOf(...args: Args): Promise<string[]>;
-  intentSeenFrom(...args: Args): Promise<string[]>;
-  intentTrimSeen(...args: Args): Promise<number>;
-  intentBindHash(...args: Args): Promise<number>;
-  intentUnbindHash(...args: Args): Promise<number>;
-}
 
 /**
  * Intents shared by every replica, on the service's Redis client (its key prefix applies):
@@ -212,11 +204,3 @@ export class RedisIntentStore implements IntentStore {
     await this.scripted.intentTrimSeen(seenKey(chainId), this.prefix, below.toString());
   }
 }
-
-const key = (id: string): string => `intent:${id}`;
-const openKey = (chainId: number, user: string): string => `intents:open:${userKey(chainId, user)}`;
-const seenKey = (chainId: number): string => `intents:seen:${chainId}`;
-const recentKey = (user: string): string => `intents:user:${user.toLowerCase()}`;
-const originSetKey = (intent: TransactionIntent): string => `intents:open:${originKey(intent)}`;
-/** A claimed intent's client (its origin); a signed-in one's key is named but never written. */
-const clientKey = (intent: TransactionIntent): string => `intents:client:${originOf(intent)}`;
