@@ -115,9 +115,7 @@ export async function dialectWallet(
     { client: queryClient },
     createElement(Wallet),
   );
-  const root = create(
-    createElement(WagmiProvider, { config, reconnectOnMount: false }, provider),
-  );
+  const root = create(createElement(WagmiProvider, { config, reconnectOnMount: false }, provider));
   const adapter = await ready;
   return {
     adapter,
