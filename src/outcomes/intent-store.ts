@@ -1,4 +1,4 @@
-import type { TransactionIntent } from './outcome.types';
+import type { TransactionIntent, TransactionOutcome } from './outcome.types';
 
 /**
  * The bounds on open intents a new one is recorded within. `perUser` counts one user's open
@@ -37,15 +37,27 @@ export interface IntentStore {
   get(id: string): Promise<StoredIntent | undefined>;
   /**
    * Replaces `current` by `next` if nobody changed it since it was read; `dueAt` reschedules its
-   * expiry (null: it is settled and leaves the schedule). False when another write won.
+   * expiry (null: it is settled and leaves the schedule). False when another write won. With
+   * `announce`, the outcome to deliver is written to the outbox in the same atomic step, leased to
+   * the writer until `announce.leaseUntil`.
    */
-  replace(current: StoredIntent, next: TransactionIntent, dueAt: number | null): Promise<boolean>;
+  replace(
+    current: StoredIntent,
+    next: TransactionIntent,
+    dueAt: number | null,
+    announce?: Announcement,
+  ): Promise<boolean>;
   /** Takes up to `limit` intents due by `now`, each leased until `leaseUntil`. Atomic. */
   claimDue(now: number, leaseUntil: number, limit: number): Promise<DueIntent[]>;
   /** Drops an id from the schedule (its intent is gone). */
   forget(id: string): Promise<void>;
-  /** Marks `key` (an intent and a status) as handled: true the first time only, across replicas. */
-  claimOnce(key: string): Promise<boolean>;
+  /**
+   * Takes up to `limit` outbox entries whose lease ended by `now` (their writer died, or failed to
+   * deliver), each leased again until `leaseUntil`. Atomic: one replica takes each.
+   */
+  outboxTake(now: number, leaseUntil: number, limit: number): Promise<OutboxEntry[]>;
+  /** Removes a delivered entry (its webhook job exists and its hooks ran). */
+  outboxDone(deliveryId: string): Promise<void>;
   /**
    * Binds a transaction to the one intent it settles (an untagged intent's: a tagged one's tag is
    * its own). True when the hash was free or is already this intent's, false when another holds
@@ -71,6 +83,17 @@ export interface IntentStore {
   noteSkipped(chainId: number, from: bigint, to: bigint): Promise<void>;
   /** Whether a noted skipped range of the chain reaches block `block` or later. */
   skippedSince(chainId: number, block: bigint): Promise<boolean>;
+}
+
+/** An outcome waiting in the outbox, under its delivery id (`<intent>.<event>`). */
+export interface OutboxEntry {
+  deliveryId: string;
+  outcome: TransactionOutcome;
+}
+
+/** What a transition writes to the outbox with it. */
+export interface Announcement extends OutboxEntry {
+  leaseUntil: number;
 }
 
 /** An intent as read, with the version a replace compares against. */

@@ -4,6 +4,7 @@ import { storedIntent } from '../testing/intent-store.contract';
 import type { HashLookup, Lookup } from './hash-lookup';
 import { IntentReports } from './intent-reports';
 import { IntentsService } from './intents.service';
+import { OutboxRelay } from './outbox-relay';
 import { MemoryIntentStore } from './memory-intent.store';
 import type { OutcomeHooks } from './outcome-hooks';
 import type { OutcomeMetrics } from './outcome-metrics';
@@ -22,8 +23,9 @@ function setup(looks: Lookup[], config: Partial<OutcomesConfig> = {}) {
   const hooks = {
     dispatch: (o: TransactionOutcome) => Promise.resolve(void dispatched.push(o)),
   } as unknown as OutcomeHooks;
+  const relay = new OutboxRelay(store, full, hooks);
   const metrics = { entered: jest.fn() } as unknown as OutcomeMetrics;
-  const intents = new IntentsService(store, full, hooks, metrics);
+  const intents = new IntentsService(store, full, relay, metrics);
   const reports = new IntentReports(intents, { lookup } as unknown as HashLookup);
   // The service's life and the reports of hashes, as the routes use them.
   const service = {

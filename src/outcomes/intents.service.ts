@@ -5,10 +5,22 @@ import { logText } from '../telemetry/logging/log-text';
 import { outsideRequest } from '../telemetry/logging/outside-request';
 import { currentRequestId } from '../telemetry/request-scope';
 import { isSettled } from './intent-errors';
-import { INTENT_STORE, type IntentStore, isOpen, type StoredIntent } from './intent-store';
-import { OutcomeHooks } from './outcome-hooks';
+import {
+  type Announcement,
+  INTENT_STORE,
+  type IntentStore,
+  isOpen,
+  type StoredIntent,
+} from './intent-store';
+import { OutboxRelay } from './outbox-relay';
 import { OutcomeMetrics } from './outcome-metrics';
-import type { SettledStatus, TransactionIntent, TransactionOutcome } from './outcome.types';
+import {
+  deliveryIdOf,
+  type OutcomeEvent,
+  type SettledStatus,
+  type TransactionIntent,
+  type TransactionOutcome,
+} from './outcome.types';
 import { OUTCOMES_CONFIG, type OutcomesConfig } from './outcomes.config';
 
 /**
@@ -16,7 +28,7 @@ import { OUTCOMES_CONFIG, type OutcomesConfig } from './outcomes.config';
  * until it settles, or expired at its deadline (OutcomeWatcher); a report (IntentReports) can
  * mark it `submitted`, never settle it. Every move is a
  * compare-and-set in the store; the replica whose write lands logs it, counts it and, for a
- * settled status, tells the hooks and the sink.
+ * settled status, writes its outcome to the outbox with it.
  */
 @Injectable()
 export class IntentsService {
@@ -31,7 +43,7 @@ export class IntentsService {
   constructor(
     @Inject(INTENT_STORE) private readonly store: IntentStore,
     @Inject(OUTCOMES_CONFIG) private readonly config: OutcomesConfig,
-    private readonly hooks: OutcomeHooks,
+    private readonly relay: OutboxRelay,
     private readonly metrics: OutcomeMetrics,
   ) {}
 
@@ -101,7 +113,8 @@ export class IntentsService {
 
   /**
    * Moves an intent (a compare-and-set): the intent written, or undefined when another write
-   * won. An open intent stays on the expiry schedule, a settled one leaves it and its hooks run.
+   * won. An open intent stays on the expiry schedule; one that settles leaves it, and its outcome
+   * enters the outbox in the same write, to be delivered (OutboxRelay).
    */
   async move(
     stored: StoredIntent,
@@ -109,17 +122,14 @@ export class IntentsService {
   ): Promise<TransactionIntent | undefined> {
     const next: TransactionIntent = { ...stored.intent, ...change, updatedAt: Date.now() };
     const settled = isSettled(next.status);
-    if (!(await this.store.replace(stored, next, settled ? null : this.deadline(next)))) {
-      return undefined;
-    }
+    const announce =
+      settled && !isSettled(stored.intent.status)
+        ? this.announcement(next.status as SettledStatus, next, next.updatedAt)
+        : undefined;
+    const dueAt = settled ? null : this.deadline(next);
+    if (!(await this.store.replace(stored, next, dueAt, announce))) return undefined;
     this.transitioned(stored.intent, next);
-    if (settled) {
-      this.announce({
-        status: next.status as SettledStatus,
-        intent: next,
-        occurredAt: next.updatedAt,
-      });
-    }
+    if (announce) this.relay.drive(announce);
     return next;
   }
 
@@ -131,24 +141,24 @@ export class IntentsService {
     const { intent } = stored;
     if (intent.reorgedAt !== undefined || !isSettled(intent.status)) return;
     const next: TransactionIntent = { ...intent, reorgedAt: Date.now() };
-    if (!(await this.store.replace(stored, next, null))) return;
+    const announce = this.announcement('reorged', next, next.reorgedAt!);
+    if (!(await this.store.replace(stored, next, null, announce))) return;
     this.metrics.entered(intent.action, 'reorged');
     this.logger.warn(
       `Intent ${intent.id} ${intent.status}: its block ${intent.blockNumber} left the chain (reorged past its confirmations)`,
     );
-    this.announce({ status: 'reorged', intent: next, occurredAt: next.reorgedAt! });
+    this.relay.drive(announce);
   }
 
-  private announce(outcome: TransactionOutcome): void {
-    // Hooks, their retries and the webhook outlive the request that settled the intent (a
-    // report): their lines carry no request id of its.
-    void outsideRequest(() =>
-      this.hooks.dispatch(outcome).catch((error: unknown) => {
-        this.logger.error(
-          `Intent ${outcome.intent.id}: its ${outcome.status} hooks could not be claimed (${logText(String(error))})`,
-        );
-      }),
-    );
+  /** An outbox entry for an event of an intent, leased to this replica. */
+  private announcement(
+    status: OutcomeEvent,
+    intent: TransactionIntent,
+    occurredAt: number,
+  ): Announcement {
+    const deliveryId = deliveryIdOf(intent.id, status);
+    const outcome: TransactionOutcome = { status, deliveryId, intent, occurredAt };
+    return { deliveryId, outcome, leaseUntil: this.relay.leaseUntil() };
   }
 
   private transitioned(from: TransactionIntent, to: TransactionIntent): void {

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { add, oldest, remove } from './id-sets';
 import type { TransactionIntent } from './outcome.types';
 import {
+  type Announcement,
   type Created,
   type DueIntent,
   hashKey,
@@ -9,6 +10,7 @@ import {
   isClaimed,
   isOpen,
   type OpenLimits,
+  type OutboxEntry,
   originKey,
   originOf,
   readIntent,
@@ -39,7 +41,8 @@ export class MemoryIntentStore implements IntentStore {
   private readonly recent = new Map<string, string[]>();
   /** Seen intents by chain: id → block. */
   private readonly seen = new Map<number, Map<string, bigint>>();
-  private readonly claims: LRUCache<string, true>;
+  /** Outcomes to deliver, by delivery id: a process's outbox dies with it, as its intents do. */
+  private readonly outbox = new Map<string, { entry: OutboxEntry; leaseUntil: number }>();
   /** Ranges the follower skipped unread, by chain (the last SKIPS_KEPT). */
   private readonly skips = new Map<number, { from: bigint; to: bigint }[]>();
   /** Bound hashes (hashKey) → the intent each settles. */
@@ -53,7 +56,6 @@ export class MemoryIntentStore implements IntentStore {
         if (reason !== 'set') this.unindex(readIntent(version).intent, id);
       },
     });
-    this.claims = new LRUCache({ max: max * 4, ttl: ttlMs });
     this.hashes = new LRUCache({ max, ttl: ttlMs });
   }
 
@@ -89,11 +91,37 @@ export class MemoryIntentStore implements IntentStore {
     return Promise.resolve(version === undefined ? undefined : readIntent(version));
   }
 
-  replace(current: StoredIntent, next: TransactionIntent, dueAt: number | null): Promise<boolean> {
+  replace(
+    current: StoredIntent,
+    next: TransactionIntent,
+    dueAt: number | null,
+    announce?: Announcement,
+  ): Promise<boolean> {
     if (this.intents.get(next.id) !== current.version) return Promise.resolve(false);
+    // One synchronous step: the transition and its outbox entry, or neither.
     this.intents.set(next.id, serializeIntent(next));
     this.index(next, dueAt);
+    if (announce) {
+      const { deliveryId, outcome, leaseUntil } = announce;
+      this.outbox.set(deliveryId, { entry: { deliveryId, outcome }, leaseUntil });
+    }
     return Promise.resolve(true);
+  }
+
+  outboxTake(now: number, leaseUntil: number, limit: number): Promise<OutboxEntry[]> {
+    const taken: OutboxEntry[] = [];
+    for (const waiting of this.outbox.values()) {
+      if (taken.length >= limit) break;
+      if (waiting.leaseUntil > now) continue;
+      waiting.leaseUntil = leaseUntil;
+      taken.push(waiting.entry);
+    }
+    return Promise.resolve(taken);
+  }
+
+  outboxDone(deliveryId: string): Promise<void> {
+    this.outbox.delete(deliveryId);
+    return Promise.resolve();
   }
 
   claimDue(now: number, leaseUntil: number, limit: number): Promise<DueIntent[]> {
@@ -110,12 +138,6 @@ export class MemoryIntentStore implements IntentStore {
   forget(id: string): Promise<void> {
     this.due.delete(id);
     return Promise.resolve();
-  }
-
-  claimOnce(key: string): Promise<boolean> {
-    if (this.claims.has(key)) return Promise.resolve(false);
-    this.claims.set(key, true);
-    return Promise.resolve(true);
   }
 
   bindHash(chainId: number, hash: string, id: string): Promise<boolean> {

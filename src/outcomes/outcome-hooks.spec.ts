@@ -4,8 +4,6 @@ import { Test } from '@nestjs/testing';
 import { APP_CONFIG } from '../config/app.config';
 import type { ActionDeclaration } from '../contract/action.types';
 import { ActionRegistry } from '../kit/action.registry';
-import { INTENT_STORE } from './intent-store';
-import { MemoryIntentStore } from './memory-intent.store';
 import { OnTransactionOutcome } from './on-transaction-outcome.decorator';
 import { OutcomeHooks } from './outcome-hooks';
 import { OUTCOME_SINK, type OutcomeSink, type TransactionOutcome } from './outcome.types';
@@ -44,6 +42,7 @@ class StrayHooks {
 
 const outcome = (id: string, status: TransactionOutcome['status']): TransactionOutcome => ({
   status,
+  deliveryId: `${id}.${status}`,
   occurredAt: 2,
   intent: {
     id,
@@ -70,7 +69,6 @@ async function hooksWith(providers: unknown[], sink?: OutcomeSink): Promise<Outc
         provide: ActionRegistry,
         useValue: { find: (p?: string) => (p === served.path ? served : undefined) },
       },
-      { provide: INTENT_STORE, useValue: new MemoryIntentStore(100, 60_000) },
       { provide: OUTCOMES_CONFIG, useValue: config },
       { provide: APP_CONFIG, useValue: { nodeEnv: 'test' } },
       ...(sink ? [{ provide: OUTCOME_SINK, useValue: sink }] : []),
@@ -87,15 +85,14 @@ describe('OutcomeHooks', () => {
   });
   afterEach(() => jest.useRealTimers());
 
-  it('runs the hook of the status reached, once per intent and status, and tells the sink once', async () => {
+  it('tells the sink, then runs the hooks of the event, each given the delivery id', async () => {
     const delivered: TransactionOutcome[] = [];
     const hooks = await hooksWith([PaymentHooks], {
       deliver: (o) => Promise.resolve(void delivered.push(o)),
     });
     await hooks.dispatch(outcome('i1', 'confirmed'));
-    await hooks.dispatch(outcome('i1', 'confirmed'));
     await hooks.dispatch(outcome('i2', 'expired'));
-    expect(calls.map((c) => `${c.name} ${c.outcome.intent.id}`)).toEqual(['deliver i1']);
+    expect(calls.map((c) => `${c.name} ${c.outcome.deliveryId}`)).toEqual(['deliver i1.confirmed']);
     expect(delivered.map((o) => `${o.intent.id} ${o.status}`)).toEqual([
       'i1 confirmed',
       'i2 expired',
@@ -106,7 +103,7 @@ describe('OutcomeHooks', () => {
     const hooks = await hooksWith([PaymentHooks]);
     jest.useFakeTimers();
     failures = 10;
-    await hooks.dispatch(outcome('i3', 'reverted'));
+    const done = hooks.dispatch(outcome('i3', 'reverted'));
     await jest.advanceTimersByTimeAsync(99);
     expect(calls).toHaveLength(1);
     await jest.advanceTimersByTimeAsync(1);
@@ -117,23 +114,26 @@ describe('OutcomeHooks', () => {
     expect(calls).toHaveLength(3);
     await jest.advanceTimersByTimeAsync(60_000);
     expect(calls).toHaveLength(3);
+    // Given up after the last attempt: the delivery is done (the relay removes its entry).
+    await expect(done).resolves.toBeUndefined();
   });
 
   it('stops retrying once the hook succeeds', async () => {
     const hooks = await hooksWith([PaymentHooks]);
     jest.useFakeTimers();
     failures = 1;
-    await hooks.dispatch(outcome('i4', 'reverted'));
+    const done = hooks.dispatch(outcome('i4', 'reverted'));
     await jest.advanceTimersByTimeAsync(60_000);
+    await done;
     expect(calls).toHaveLength(2);
   });
 
-  it('a sink that fails is logged, never thrown', async () => {
+  it('a sink that fails fails the delivery, before any hook runs: the outbox keeps it', async () => {
     const hooks = await hooksWith([PaymentHooks], {
       deliver: () => Promise.reject(new Error('queue down')),
     });
-    await expect(hooks.dispatch(outcome('i5', 'confirmed'))).resolves.toBeUndefined();
-    expect(calls).toHaveLength(1);
+    await expect(hooks.dispatch(outcome('i5', 'confirmed'))).rejects.toThrow('queue down');
+    expect(calls).toHaveLength(0);
   });
 
   it('stops the boot when a hook names an action the app does not serve', async () => {

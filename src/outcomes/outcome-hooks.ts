@@ -10,7 +10,6 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ActionRegistry } from '../kit/action.registry';
 import { logStack, logText } from '../telemetry/logging/log-text';
-import { INTENT_STORE, type IntentStore } from './intent-store';
 import {
   type OutcomeHandler,
   OUTCOME_HOOK_KEY,
@@ -31,22 +30,22 @@ interface Hook {
 
 /**
  * The teams' @OnTransactionOutcome methods, found once at boot, and the OutcomeSink (webhooks):
- * told of each settled outcome once across replicas (the transition's claim in the intent store).
- * A hook that throws is logged and run again after a backoff that doubles, up to
- * OUTCOME_HOOK_ATTEMPTS times; nothing a hook does can stop the service.
+ * told of each outcome from the outbox (OutboxRelay), at least once. A hook that throws is logged
+ * and run again after a backoff that doubles, up to OUTCOME_HOOK_ATTEMPTS times; nothing a hook
+ * does can stop the service.
  */
 @Injectable()
 export class OutcomeHooks implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('OutcomeHooks');
   private readonly hooks = new Map<string, Hook[]>();
-  private readonly retries = new Set<NodeJS.Timeout>();
+  /** Backoffs waiting, and how to end each at shutdown. */
+  private readonly retries = new Map<NodeJS.Timeout, () => void>();
 
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
     private readonly registry: ActionRegistry,
-    @Inject(INTENT_STORE) private readonly store: IntentStore,
     @Inject(OUTCOMES_CONFIG) private readonly config: OutcomesConfig,
     @Inject(APP_CONFIG) private readonly app: AppConfig,
     @Optional() @Inject(OUTCOME_SINK) private readonly sink?: OutcomeSink,
@@ -66,23 +65,27 @@ export class OutcomeHooks implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** Runs the hooks and the sink for an outcome whose transition this replica won. */
+  /**
+   * Delivers one outbox entry: the webhook queued (its job id the delivery id, so a second
+   * enqueue is a no-op), then every hook of the action and event, each retried with backoff until
+   * it succeeds or OUTCOME_HOOK_ATTEMPTS ran. Resolves once all that is done, so the relay may
+   * remove the entry; rejects when the sink could not queue it (the entry stays, to be relayed
+   * again). A hook may so run more than once (a replica that died mid-way): it gets the delivery
+   * id to deduplicate with.
+   */
   async dispatch(outcome: TransactionOutcome): Promise<void> {
     const { intent, status } = outcome;
-    // The transition's compare-and-set already makes this replica the only one; the mark keeps
-    // it so even if a store were to replay a transition.
-    if (!(await this.store.claimOnce(`${intent.id}:${status}`))) return;
-    if (this.sink) {
-      this.sink
-        .deliver(outcome)
-        .catch((error: unknown) => this.failed('the outcome sink', intent.id, error));
-    }
-    for (const hook of this.hooks.get(key(intent.action, status)) ?? [])
-      this.attempt(hook, outcome, 1);
+    if (this.sink) await this.sink.deliver(outcome);
+    await Promise.all(
+      (this.hooks.get(key(intent.action, status)) ?? []).map((hook) => this.run(hook, outcome)),
+    );
   }
 
   onApplicationShutdown(): void {
-    for (const timer of this.retries) clearTimeout(timer);
+    for (const [timer, stop] of this.retries) {
+      clearTimeout(timer);
+      stop();
+    }
     this.retries.clear();
   }
 
@@ -101,29 +104,34 @@ export class OutcomeHooks implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  private attempt(hook: Hook, outcome: TransactionOutcome, attempt: number): void {
-    const retry = (error: unknown): void => {
-      this.failed(
-        `hook ${hook.name} (attempt ${attempt} of ${this.config.hookAttempts})`,
-        outcome.intent.id,
-        error,
-      );
+  /** A hook's attempts: until one succeeds, OUTCOME_HOOK_ATTEMPTS ran, or the app stops. */
+  private async run(hook: Hook, outcome: TransactionOutcome): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await hook.run(outcome);
+        return;
+      } catch (error) {
+        this.failed(
+          `hook ${hook.name} (attempt ${attempt} of ${this.config.hookAttempts})`,
+          outcome.intent.id,
+          error,
+        );
+      }
       if (attempt >= this.config.hookAttempts) return;
-      const timer = setTimeout(
-        () => {
-          this.retries.delete(timer);
-          this.attempt(hook, outcome, attempt + 1);
-        },
-        this.config.hookBackoffMs * 2 ** (attempt - 1),
-      );
-      timer.unref();
-      this.retries.add(timer);
-    };
-    try {
-      Promise.resolve(hook.run(outcome)).catch(retry);
-    } catch (error) {
-      retry(error);
+      await this.backoff(this.config.hookBackoffMs * 2 ** (attempt - 1));
     }
+  }
+
+  /** Waits `ms`, or rejects once the app shuts down (the entry stays in the outbox). */
+  private backoff(ms: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.retries.delete(timer);
+        resolve();
+      }, ms);
+      timer.unref();
+      this.retries.set(timer, () => reject(new Error('shutting down')));
+    });
   }
 
   private failed(what: string, intent: string, error: unknown): void {

@@ -98,6 +98,11 @@ export const OUTCOME_EVENTS: readonly OutcomeEvent[] = [...SETTLED_STATUSES, 're
 /** An intent that reached a settled status (or lost its block after): what hooks receive and webhooks carry. */
 export interface TransactionOutcome {
   status: OutcomeEvent;
+  /**
+   * `<intent>.<event>`: the same for every delivery of this outcome (a webhook's `webhook-id`, a
+   * hook run again after a crash), for receivers to deduplicate with.
+   */
+  deliveryId: string;
   intent: TransactionIntent;
   /** Epoch milliseconds of the transition. */
   occurredAt: number;
@@ -113,3 +118,6 @@ export interface OutcomeSink {
 }
 
 export const OUTCOME_SINK = Symbol('OUTCOME_SINK');
+
+/** The delivery id of an intent's event. */
+export const deliveryIdOf = (intent: string, event: OutcomeEvent): string => `${intent}.${event}`;

@@ -13,6 +13,7 @@ describe('loadOutcomesConfig', () => {
       memoryMax: 10_000,
       hookAttempts: 5,
       hookBackoffMs: 1_000,
+      outboxSweepMs: 60_000,
     });
   });
 
@@ -29,6 +30,7 @@ describe('loadOutcomesConfig', () => {
         INTENT_MEMORY_MAX: '100',
         OUTCOME_HOOK_ATTEMPTS: '2',
         OUTCOME_HOOK_BACKOFF_MS: '10',
+        OUTBOX_SWEEP_MS: '500',
       }),
     ).toEqual({
       ttlMs: 60_000,
@@ -41,6 +43,7 @@ describe('loadOutcomesConfig', () => {
       memoryMax: 100,
       hookAttempts: 2,
       hookBackoffMs: 10,
+      outboxSweepMs: 500,
     });
   });
 

@@ -87,6 +87,18 @@ class OutcomesEnv {
   @Max(20)
   OUTCOME_HOOK_ATTEMPTS = 5;
 
+  /**
+   * Milliseconds between the outbox relay's sweeps (also run at boot), which deliver again what a
+   * replica that died or failed left in the outbox; an entry is left to its writer this long past
+   * its hooks' backoffs first.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(3_600_000)
+  OUTBOX_SWEEP_MS = 60_000;
+
   /** Milliseconds before a failed hook's first retry; each retry waits twice as long. */
   @IsOptional()
   @Transform(toInt)
@@ -108,6 +120,7 @@ export interface OutcomesConfig {
   memoryMax: number;
   hookAttempts: number;
   hookBackoffMs: number;
+  outboxSweepMs: number;
 }
 
 export function loadOutcomesConfig(env: Env): OutcomesConfig {
@@ -123,6 +136,7 @@ export function loadOutcomesConfig(env: Env): OutcomesConfig {
     memoryMax: vars.INTENT_MEMORY_MAX,
     hookAttempts: vars.OUTCOME_HOOK_ATTEMPTS,
     hookBackoffMs: vars.OUTCOME_HOOK_BACKOFF_MS,
+    outboxSweepMs: vars.OUTBOX_SWEEP_MS,
   };
 }
 

@@ -7,6 +7,7 @@ import { FollowerModule } from '../follower/follower.module';
 import { REDIS, RedisStatus } from '../telemetry/redis/redis.provider';
 import { BlockMatcher } from './block-matcher';
 import { Finality } from './finality';
+import { OutboxRelay } from './outbox-relay';
 import { Receipts } from './receipts';
 import { IntentReports } from './intent-reports';
 import { HashLookup } from './hash-lookup';
@@ -54,6 +55,7 @@ import { TransactionsController } from './transactions.controller';
     Finality,
     Receipts,
     OutcomeHooks,
+    OutboxRelay,
     OutcomeMetrics,
     OutcomeWatcher,
     // The kit's envelope interceptor tells it of every transaction answer (no interceptor of its own).

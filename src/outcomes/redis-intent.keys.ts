@@ -13,6 +13,7 @@ export interface Scripted {
   intentTrimSeen(...args: Args): Promise<number>;
   intentBindHash(...args: Args): Promise<number>;
   intentUnbindHash(...args: Args): Promise<number>;
+  intentOutboxTake(...args: Args): Promise<string[]>;
 }
 
 /** The keys of RedisIntentStore (the client's prefix applies). */
@@ -26,3 +27,6 @@ export const originSetKey = (intent: TransactionIntent): string =>
 /** A claimed intent's client (its origin); a signed-in one's key is named but never written. */
 export const clientKey = (intent: TransactionIntent): string =>
   `intents:client:${originOf(intent)}`;
+/** Outcomes written with their transitions and not yet delivered, by delivery id, and their leases. */
+export const OUTBOX = 'outbox';
+export const OUTBOX_DUE = 'outbox:due';

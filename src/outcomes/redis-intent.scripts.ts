@@ -42,8 +42,10 @@ return out`;
 
 /**
  * KEYS: intent, schedule, user's open set, chain's seen set, user's open set from its origin, its
- * client's open set, the claimed open set. An empty ARGV leaves an index; ARGV[8] is '1' for a
- * claimed user (its client's and the claimed sets follow its openness).
+ * client's open set, the claimed open set, the outbox, the outbox's schedule. An empty ARGV
+ * leaves an index; ARGV[8] is '1' for a claimed user (its client's and the claimed sets follow its
+ * openness); ARGV[9], when set, is a delivery id whose outcome (ARGV[10]) enters the outbox with
+ * the transition, leased until ARGV[11].
  */
 export const REPLACE = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
@@ -61,6 +63,10 @@ for i, k in ipairs(open) do
 end
 if ARGV[7] == '' then redis.call('ZREM', KEYS[4], ARGV[5])
 else redis.call('ZADD', KEYS[4], ARGV[7], ARGV[5]) end
+if ARGV[9] ~= '' then
+  redis.call('HSET', KEYS[8], ARGV[9], ARGV[10])
+  redis.call('ZADD', KEYS[9], ARGV[11], ARGV[9])
+end
 return 1`;
 
 /** Takes the due ids and leases them, so replicas polling at once share the work. */
@@ -122,3 +128,19 @@ return 0`;
 export const UNBIND_HASH = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
+
+/**
+ * KEYS: the outbox, its schedule. Takes up to ARGV[3] entries whose lease ended by ARGV[1],
+ * leased again until ARGV[2]: id, outcome, id, outcome… (ids whose entry is gone leave).
+ */
+export const OUTBOX_TAKE = `
+local out = {}
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])) do
+  local v = redis.call('HGET', KEYS[1], id)
+  if v then
+    redis.call('ZADD', KEYS[2], ARGV[2], id)
+    out[#out + 1] = id
+    out[#out + 1] = v
+  else redis.call('ZREM', KEYS[2], id) end
+end
+return out`;

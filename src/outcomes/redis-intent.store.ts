@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
-import type { TransactionIntent } from './outcome.types';
+import type { TransactionIntent, TransactionOutcome } from './outcome.types';
 import {
+  type Announcement,
   type Created,
   type DueIntent,
   hashKey,
@@ -8,6 +9,7 @@ import {
   isClaimed,
   isOpen,
   type OpenLimits,
+  type OutboxEntry,
   readIntent,
   RECENT_PER_USER,
   serializeIntent,
@@ -19,6 +21,8 @@ import {
   key,
   openKey,
   originSetKey,
+  OUTBOX,
+  OUTBOX_DUE,
   recentKey,
   type Scripted,
   seenKey,
@@ -28,6 +32,7 @@ import {
   CLAIM_DUE,
   CREATE,
   OPEN_OF,
+  OUTBOX_TAKE,
   RECENT_OF,
   REPLACE,
   SEEN_FROM,
@@ -43,8 +48,8 @@ import {
  * RECENT_PER_USER newest intents answered while signed in, on every chain;
  * `intents:open:<chain>:<user>:<origin>` a user's open intents from one origin,
  * `intents:client:<origin>` a claiming client's open intents, `intents:claimed` every claimed open
- * one (the bounds of OpenLimits); `intent-claim:<id>:<status>` the
- * hooks' once-only marks; `intent-hash:<chain>:<hash>` the intent an untagged transaction settles;
+ * one (the bounds of OpenLimits); `outbox` and `outbox:due` the outcomes to
+ * deliver and their leases; `intent-hash:<chain>:<hash>` the intent an untagged transaction settles;
  * `follower-skips:<chain>` the block ranges the follower skipped unread. Every key but the two per-chain and the schedule expires; those are
  * trimmed by the follower and the expiry watcher.
  */
@@ -61,7 +66,8 @@ export class RedisIntentStore implements IntentStore {
   ) {
     redis.defineCommand('intentCreate', { numberOfKeys: 7, lua: CREATE });
     redis.defineCommand('intentRecentOf', { numberOfKeys: 1, lua: RECENT_OF });
-    redis.defineCommand('intentReplace', { numberOfKeys: 7, lua: REPLACE });
+    redis.defineCommand('intentReplace', { numberOfKeys: 9, lua: REPLACE });
+    redis.defineCommand('intentOutboxTake', { numberOfKeys: 2, lua: OUTBOX_TAKE });
     redis.defineCommand('intentClaimDue', { numberOfKeys: 1, lua: CLAIM_DUE });
     redis.defineCommand('intentOpenOf', { lua: OPEN_OF });
     redis.defineCommand('intentSeenFrom', { numberOfKeys: 1, lua: SEEN_FROM });
@@ -105,6 +111,7 @@ export class RedisIntentStore implements IntentStore {
     current: StoredIntent,
     next: TransactionIntent,
     dueAt: number | null,
+    announce?: Announcement,
   ): Promise<boolean> {
     const done = await this.scripted.intentReplace(
       key(next.id),
@@ -114,6 +121,8 @@ export class RedisIntentStore implements IntentStore {
       originSetKey(next),
       clientKey(next),
       RedisIntentStore.CLAIMED,
+      OUTBOX,
+      OUTBOX_DUE,
       current.version,
       serializeIntent(next),
       this.retentionMs,
@@ -122,8 +131,24 @@ export class RedisIntentStore implements IntentStore {
       isOpen(next) ? next.createdAt : '',
       next.blockNumber ?? '',
       isClaimed(next) ? '1' : '',
+      announce?.deliveryId ?? '',
+      announce ? JSON.stringify(announce.outcome) : '',
+      announce?.leaseUntil ?? '',
     );
     return done === 1;
+  }
+
+  async outboxTake(now: number, leaseUntil: number, limit: number): Promise<OutboxEntry[]> {
+    const flat = await this.scripted.intentOutboxTake(OUTBOX, OUTBOX_DUE, now, leaseUntil, limit);
+    const taken: OutboxEntry[] = [];
+    for (let i = 0; i < flat.length; i += 2) {
+      taken.push({ deliveryId: flat[i], outcome: JSON.parse(flat[i + 1]) as TransactionOutcome });
+    }
+    return taken;
+  }
+
+  async outboxDone(deliveryId: string): Promise<void> {
+    await this.redis.multi().hdel(OUTBOX, deliveryId).zrem(OUTBOX_DUE, deliveryId).exec();
   }
 
   async claimDue(now: number, leaseUntil: number, limit: number): Promise<DueIntent[]> {
@@ -131,11 +156,6 @@ export class RedisIntentStore implements IntentStore {
     const due: DueIntent[] = [];
     for (let i = 0; i < flat.length; i += 2) due.push({ id: flat[i], dueAt: Number(flat[i + 1]) });
     return due;
-  }
-
-  async claimOnce(claim: string): Promise<boolean> {
-    const set = await this.redis.set(`intent-claim:${claim}`, '1', 'PX', this.retentionMs, 'NX');
-    return set === 'OK';
   }
 
   async bindHash(chainId: number, hash: string, id: string): Promise<boolean> {

@@ -2,7 +2,15 @@ import { HttpStatus } from '@nestjs/common';
 import { ActionException } from '../contract/action.exception';
 import { behindBreaker, type RedisBreaker } from '../telemetry/redis/redis.provider';
 import type { TransactionIntent } from './outcome.types';
-import type { Created, DueIntent, IntentStore, OpenLimits, StoredIntent } from './intent-store';
+import type {
+  Announcement,
+  Created,
+  DueIntent,
+  IntentStore,
+  OpenLimits,
+  OutboxEntry,
+  StoredIntent,
+} from './intent-store';
 
 /**
  * The rate limits' short-circuit, around the Redis intent store: while the breaker (RedisStatus)
@@ -24,8 +32,13 @@ export class ResilientIntentStore implements IntentStore {
     return this.guard(() => this.store.get(id));
   }
 
-  replace(current: StoredIntent, next: TransactionIntent, dueAt: number | null): Promise<boolean> {
-    return this.guard(() => this.store.replace(current, next, dueAt));
+  replace(
+    current: StoredIntent,
+    next: TransactionIntent,
+    dueAt: number | null,
+    announce?: Announcement,
+  ): Promise<boolean> {
+    return this.guard(() => this.store.replace(current, next, dueAt, announce));
   }
 
   claimDue(now: number, leaseUntil: number, limit: number): Promise<DueIntent[]> {
@@ -36,8 +49,12 @@ export class ResilientIntentStore implements IntentStore {
     return this.guard(() => this.store.forget(id));
   }
 
-  claimOnce(key: string): Promise<boolean> {
-    return this.guard(() => this.store.claimOnce(key));
+  outboxTake(now: number, leaseUntil: number, limit: number): Promise<OutboxEntry[]> {
+    return this.guard(() => this.store.outboxTake(now, leaseUntil, limit));
+  }
+
+  outboxDone(deliveryId: string): Promise<void> {
+    return this.guard(() => this.store.outboxDone(deliveryId));
   }
 
   bindHash(chainId: number, hash: string, id: string): Promise<boolean> {

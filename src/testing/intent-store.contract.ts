@@ -189,10 +189,41 @@ export function describeIntentStore(name: string, make: () => Promise<IntentStor
       expect(await store.skippedSince(1, 0n)).toBe(false);
     });
 
-    it('claims a mark once', async () => {
-      expect(await store.claimOnce('a:confirmed')).toBe(true);
-      expect(await store.claimOnce('a:confirmed')).toBe(false);
-      expect(await store.claimOnce('a:expired')).toBe(true);
+    it('writes an outcome to the outbox with its transition, and hands it to one taker at a time', async () => {
+      await store.create(storedIntent('a'), 100, LIMITS);
+      const next = storedIntent('a', { status: 'confirmed' });
+      const outcome = {
+        status: 'confirmed' as const,
+        deliveryId: 'a.confirmed',
+        intent: next,
+        occurredAt: 5,
+      };
+      // A lost compare-and-set writes neither.
+      const stale = { intent: storedIntent('a'), version: 'stale' };
+      expect(
+        await store.replace(stale, next, null, {
+          deliveryId: 'a.confirmed',
+          outcome,
+          leaseUntil: 50,
+        }),
+      ).toBe(false);
+      expect(await store.outboxTake(1_000, 2_000, 10)).toEqual([]);
+      expect(
+        await store.replace((await store.get('a'))!, next, null, {
+          deliveryId: 'a.confirmed',
+          outcome,
+          leaseUntil: 50,
+        }),
+      ).toBe(true);
+      // Leased to its writer until 50; then one taker holds it until its own lease ends.
+      expect(await store.outboxTake(40, 100, 10)).toEqual([]);
+      expect(await store.outboxTake(60, 100, 10)).toEqual([{ deliveryId: 'a.confirmed', outcome }]);
+      expect(await store.outboxTake(60, 100, 10)).toEqual([]);
+      expect((await store.outboxTake(100, 200, 10)).map((e) => e.deliveryId)).toEqual([
+        'a.confirmed',
+      ]);
+      await store.outboxDone('a.confirmed');
+      expect(await store.outboxTake(10_000, 20_000, 10)).toEqual([]);
     });
 
     it('lists a user’s recent intents on every chain, settled ones too, newest first, bounded', async () => {

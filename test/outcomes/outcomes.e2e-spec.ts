@@ -176,7 +176,12 @@ describe('Transaction outcomes', () => {
     expect(heardCount(answer.intent)).toBe(1);
     // The OutcomeSink (webhooks) was handed the same outcome, once.
     expect(sunkOutcomes.filter((o) => o.intent.id === answer.intent)).toEqual([
-      { status: 'confirmed', intent: outcome.intent, occurredAt: outcome.occurredAt },
+      {
+        status: 'confirmed',
+        deliveryId: `${answer.intent}.confirmed`,
+        intent: outcome.intent,
+        occurredAt: outcome.occurredAt,
+      },
     ]);
 
     // Another hash for a settled intent: refused.

@@ -147,6 +147,7 @@ export function outcomeOf(
 ): TransactionOutcome {
   return {
     status,
+    deliveryId: `${intent}.${status}`,
     occurredAt: Date.UTC(2026, 0, 1),
     intent: {
       id: intent,
