@@ -1,8 +1,6 @@
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Hash } from 'viem';
 import { ActionException } from '../contract/action.exception';
-import { logText } from '../telemetry/logging/log-text';
-import { outsideRequest } from '../telemetry/logging/outside-request';
 import { currentRequestId } from '../telemetry/request-scope';
 import { isSettled } from './intent-errors';
 import {
