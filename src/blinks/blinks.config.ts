@@ -11,7 +11,7 @@ export const BLINKS_CONFIG = Symbol('BLINKS_CONFIG');
 const ANY_ORIGIN = '*';
 
 class BlinksEnv {
-  /** `off`: no blink route is registered (`/actions.json` and `/api/blinks/**` answer 404, OpenAPI lists none); the platform's routes are unchanged. */
+  /** `off`: no `/api/blinks/**` route is registered (404; OpenAPI lists none) and `/actions.json` answers `{"rules": []}`; the platform's routes are unchanged. */
   @IsOptional()
   @IsIn(['on', 'off'])
   BLINKS = 'on';
