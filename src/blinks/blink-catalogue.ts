@@ -13,6 +13,15 @@ import { blinkParameters } from './blink-parameters';
 export const VERIFIED_PROBLEM =
   'This action shows a signed-in user their own data: blinks cannot sign in, so use the mini-app';
 
+/**
+ * A blink's document (or chained action): the spec's, but for its icon, left out where the service
+ * may not write its own URL (blinks.config.ts, blinkIconBase). Dialect's client shows no image then.
+ */
+export type WithoutIcon<T extends { icon: string }> = Omit<T, 'icon'> & { icon?: string };
+export type BlinkDocument = WithoutIcon<ActionGetResponse>;
+
+const ABSOLUTE = /^https?:\/\//;
+
 /** Where every blink is served: `/api/blinks/<name>`, name being the action path's last segment. */
 export const BLINKS_ROUTE = '/api/blinks';
 
@@ -72,13 +81,18 @@ export class BlinkCatalogue {
     return [...new Set(this.all().flatMap((b) => b.blockchainIds))];
   }
 
-  /** `GET /api/blinks/<name>`: the spec's ActionGetResponse, its icon on the public base URL. */
-  get(blink: Blink, baseUrl: string): ActionGetResponse {
-    const document = this.documents.action(blink.action.path, baseUrl);
+  /**
+   * `GET /api/blinks/<name>`: the spec's ActionGetResponse, its icon on `baseUrl` (blinkIconBase).
+   * Without a base, an icon that is a path of this service is left out: only an absolute one
+   * (METADATA_ICON_URL, a declared URL) is published.
+   */
+  get(blink: Blink, baseUrl: string | undefined): BlinkDocument {
+    const document = this.documents.action(blink.action.path, baseUrl ?? '');
+    const icon = document?.icon;
     const { label } = blink.action;
     return {
       type: 'action',
-      icon: document?.icon ?? '',
+      ...(icon !== undefined && ABSOLUTE.test(icon) && { icon }),
       title: label,
       description: blink.action.description ?? document?.description ?? label,
       label,

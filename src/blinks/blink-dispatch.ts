@@ -19,13 +19,26 @@ export const PASSED_HEADERS = [
   'x-action-intent',
 ] as const;
 
+/** How the request to the service's own route is sent. */
+export interface DispatchOptions {
+  /** The user the request names (`x-user-address`): a blink's `account`. */
+  user?: string;
+  /**
+   * Sent as the client's own request: its Origin passed on and no in-process mark, so the route's
+   * origin rule judges the client as if it had called the route itself (the blinks' reports).
+   */
+  asClient?: boolean;
+}
+
 /**
  * Runs a blink's request through the action's own route, in-process (Fastify's inject): the
  * same rate limits (the client's IP; the user named by `account`), validation, handler,
  * builder and simulation, and the same intent recording as the Sherry route. Nothing of that
  * pipeline is repeated here; only the request's shape differs. The host and request id are
- * the client's, so the host check and the logs see one request; it has no Origin, and is marked
- * as the service's own (InProcessCalls) so that STRICT_ORIGIN does not refuse it.
+ * the client's, so the host check and the logs see one request. An action's call has no Origin,
+ * and is marked as the service's own (InProcessCalls) so that STRICT_ORIGIN does not refuse it:
+ * the blink routes judged the origin already (BLINKS_ALLOWED_ORIGINS). A report is sent
+ * `asClient` instead.
  */
 @Injectable()
 export class BlinkDispatch {
@@ -38,9 +51,10 @@ export class BlinkDispatch {
     req: FastifyRequest,
     url: string,
     payload: object,
-    user?: string,
+    { user, asClient = false }: DispatchOptions = {},
   ): Promise<Dispatched> {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    const { host, origin } = req.headers;
     const response = await fastify.inject({
       method: 'POST',
       url,
@@ -48,8 +62,8 @@ export class BlinkDispatch {
       headers: {
         'content-type': 'application/json',
         'x-request-id': req.id,
-        ...this.inProcess.headers(),
-        ...(req.headers.host !== undefined && { host: req.headers.host }),
+        ...(asClient ? origin !== undefined && { origin } : this.inProcess.headers()),
+        ...(host !== undefined && { host }),
         ...(user !== undefined && { 'x-user-address': user }),
       },
       payload: JSON.stringify(payload),

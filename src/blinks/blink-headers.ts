@@ -6,8 +6,9 @@ export const ACTION_VERSION = '2.4';
 
 /**
  * Marks a route as a blink's (Fastify route config): the spec's headers apply to it, and its
- * CORS is the spec's, any origin (@fastify/cors merges a route's `cors` over the service's rules;
- * the origin guard never sees these routes, which are no action and not guarded).
+ * CORS is the blinks' (@fastify/cors merges a route's `cors` over the service's rules): any
+ * origin, as the spec asks, unless BLINKS_ALLOWED_ORIGINS lists some (blink-hooks.ts sets the
+ * list). The origin guard never sees these routes, which are no action and not guarded.
  */
 export const BLINK_ROUTE_CONFIG = {
   blink: true,

@@ -14,21 +14,29 @@ import {
 } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type {
-  ActionGetResponse,
+  Action,
   ActionPostResponse,
   ActionsJson,
-  NextAction,
+  CompletedAction,
 } from '@solana/actions-spec';
 import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ActionException } from '../contract/action.exception';
 import { TRANSACTIONS_PATH } from '../outcomes/transactions.controller';
 import { errorOf, postAnswer } from './blink-answers';
-import { type Blink, BlinkCatalogue, blinkPath, BLINKS_ROUTE } from './blink-catalogue';
+import {
+  type Blink,
+  BlinkCatalogue,
+  type BlinkDocument,
+  blinkPath,
+  BLINKS_ROUTE,
+  type WithoutIcon,
+} from './blink-catalogue';
 import { BlinkDispatch, type Dispatched } from './blink-dispatch';
 import { BlinkErrorFilter, BlinkRefusal } from './blink-error.filter';
 import { BLINK_ROUTE_CONFIG } from './blink-headers';
 import { inputsQuery, readAccount, readInputs, readSignature } from './blink-request';
+import { blinkIconBase } from './blinks.config';
 
 const BlinkRoute = (): MethodDecorator => RouteConfig(BLINK_ROUTE_CONFIG);
 const BlinkPost = (path: string): MethodDecorator =>
@@ -61,7 +69,7 @@ export class BlinksController {
 
   @Get(`${BLINKS_ROUTE.slice(1)}/:name`)
   @BlinkRoute()
-  get(@Param('name') name: string, @Req() req: FastifyRequest): ActionGetResponse {
+  get(@Param('name') name: string, @Req() req: FastifyRequest): BlinkDocument {
     return this.catalogue.get(this.blink(name), this.baseUrl(req));
   }
 
@@ -89,7 +97,7 @@ export class BlinksController {
       req,
       blink.action.path,
       { params: inputs },
-      account,
+      { user: account },
     );
     if (dispatched.status >= 300) throw refuse(dispatched);
     return postAnswer(blink, dispatched, inputs).body as ActionPostResponse;
@@ -102,7 +110,7 @@ export class BlinksController {
     @Param('intent') intent: string,
     @Body() body: unknown,
     @Req() req: FastifyRequest,
-  ): Promise<NextAction> {
+  ): Promise<WithoutIcon<Action>> {
     const blink = this.blink(name);
     const reported = await this.report(req, intent, body);
     const inputs = readInputs(blink.action.params ?? [], req.query, {});
@@ -131,24 +139,28 @@ export class BlinksController {
     @Param('intent') intent: string,
     @Body() body: unknown,
     @Req() req: FastifyRequest,
-  ): Promise<NextAction> {
+  ): Promise<WithoutIcon<CompletedAction>> {
     const blink = this.blink(name);
     const reported = await this.report(req, intent, body);
     const { icon, title } = this.catalogue.get(blink, this.baseUrl(req));
     return {
       type: 'completed',
-      icon,
+      ...(icon !== undefined && { icon }),
       title,
       description: `${blink.action.label}: ${reported}`,
       label: 'Done',
     };
   }
 
-  /** The wallet's hash, reported through the transactions route: its checks and limits. */
+  /**
+   * The wallet's hash, reported through the transactions route as the client's own request (its
+   * Origin passed on, no in-process mark): the route's origin rule, limits and refusals apply as
+   * to a direct `POST /api/transactions/<intent>`, none repeated here.
+   */
   private async report(req: FastifyRequest, intent: string, body: unknown): Promise<string> {
     const { signature } = readSignature(body);
     const url = `${TRANSACTIONS_PATH}/${encodeURIComponent(intent)}`;
-    const dispatched = await this.dispatch.post(req, url, { hash: signature });
+    const dispatched = await this.dispatch.post(req, url, { hash: signature }, { asClient: true });
     if (dispatched.status >= 300) throw refuse(dispatched);
     const { message } = dispatched.body;
     return typeof message === 'string' ? message : '';
@@ -164,8 +176,8 @@ export class BlinksController {
     return blink;
   }
 
-  /** PUBLIC_BASE_URL, or the request's (the host check has refused any other host). */
-  private baseUrl(req: FastifyRequest): string {
-    return this.config.publicBaseUrl ?? `${req.protocol.toLowerCase()}://${req.host}`;
+  /** Where icons start (blinkIconBase): the request's only outside production. */
+  private baseUrl(req: FastifyRequest): string | undefined {
+    return blinkIconBase(this.config, () => `${req.protocol.toLowerCase()}://${req.host}`);
   }
 }

@@ -11,20 +11,20 @@ export interface DebugContext {
     {
       samples: readonly ActionSample[];
       requiresUser: boolean;
-      /** Where its blink's JSON is (src/blinks). */
-      blink: string;
+      /** Where its blink's JSON is (src/blinks); undefined with BLINKS=off. */
+      blink?: string;
     }
   >;
 }
 
-export function debugContext(registry: ActionRegistry): DebugContext {
+export function debugContext(registry: ActionRegistry, blinks: boolean): DebugContext {
   const actions: DebugContext['actions'] = {};
   for (const { path } of registry.actions()) {
     const declaration = registry.find(path);
     actions[path] = {
       samples: declaration?.samples ?? [],
       requiresUser: declaration?.requiresUser === true,
-      blink: blinkPath(blinkName(path)),
+      ...(blinks && { blink: blinkPath(blinkName(path)) }),
     };
   }
   return {

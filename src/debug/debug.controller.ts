@@ -15,6 +15,7 @@ import {
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Abi } from 'viem';
+import { BLINKS_CONFIG, type BlinksConfig } from '../blinks/blinks.config';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ActionRegistry } from '../kit/action.registry';
 import { fileAnswer } from '../kit/immutable-file';
@@ -49,6 +50,7 @@ export class DebugController {
     private readonly registry: ActionRegistry,
     private readonly checks: PlatformChecks,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BLINKS_CONFIG) private readonly blinks: BlinksConfig,
   ) {}
 
   @Get()
@@ -73,7 +75,7 @@ export class DebugController {
   @Get('context')
   @DebugHeaders()
   context(): DebugContext {
-    return debugContext(this.registry);
+    return debugContext(this.registry, this.blinks.enabled);
   }
 
   /** The platform's metadata rules on each mini-app, as published for this request's base URL. */

@@ -22,6 +22,23 @@ export function originAllowed(
 }
 
 /**
+ * The refusal of an origin that is not allowed: 403 `ORIGIN_NOT_ALLOWED`. The blink routes refuse
+ * with it too (src/blinks, BLINKS_ALLOWED_ORIGINS), so both say the same.
+ */
+export const ORIGIN_REFUSAL = {
+  status: HttpStatus.FORBIDDEN,
+  error: 'Origin not allowed',
+  message: 'This app may not call the action',
+  code: 'ORIGIN_NOT_ALLOWED',
+} as const;
+
+const originRefusal = (): ActionException =>
+  new ActionException(ORIGIN_REFUSAL.status, ORIGIN_REFUSAL.error, {
+    message: ORIGIN_REFUSAL.message,
+    code: ORIGIN_REFUSAL.code,
+  });
+
+/**
  * Refuses action calls (and guarded routes: guarded-route.ts) from origins outside ALLOWED_ORIGINS. Requests with no Origin (servers,
  * a platform proxy) pass unless STRICT_ORIGIN is set; with no list, every origin passes.
  */
@@ -49,10 +66,7 @@ export class OriginGuard implements CanActivate, OnModuleInit {
     // The service's own call (a blink running its action) has no Origin to check.
     if (this.inProcess.is(guarded.req)) return true;
     if (!originAllowed(this.config, guarded.req.headers.origin, this.allowed)) {
-      throw new ActionException(HttpStatus.FORBIDDEN, 'Origin not allowed', {
-        message: 'This app may not call the action',
-        code: 'ORIGIN_NOT_ALLOWED',
-      });
+      throw originRefusal();
     }
     return true;
   }

@@ -42,7 +42,7 @@ export class CoreModule {
         WebhooksModule.forRoot(config, env),
         OutcomesModule,
         PublishingModule,
-        BlinksModule,
+        BlinksModule.forRoot(env),
       ],
       controllers: [HealthController],
       providers: [RequestObserver, MethodNotAllowedRoutes],

@@ -2,6 +2,7 @@ import type { ActionGetResponse, ActionPostResponse } from '@solana/actions-spec
 import { blinkName, blinkPath, caip2 } from '../../blinks/blink-catalogue';
 import { blinkParameters } from '../../blinks/blink-parameters';
 import { ACTION_VERSION } from '../../blinks/blink-headers';
+import { BLINKS_CONFIG, type BlinksConfig } from '../../blinks/blinks.config';
 import { declaredChains } from '../../evm/chains/chain-registry';
 import type { ConformanceCheck } from './conformance.types';
 import { type Answer, CONFORMANCE_USER, header, quote, send } from './conformance.request';
@@ -88,6 +89,8 @@ const asData = (params: object): Record<string, string> =>
  * the spec's headers.
  */
 export const checkBlink: ConformanceCheck = async (target) => {
+  // BLINKS=off: there is no blink to check (docs/blinks.md).
+  if (!target.app.get<BlinksConfig>(BLINKS_CONFIG).enabled) return findings('blink', []);
   const path = blinkPath(blinkName(target.path));
   const chains = declaredChains(target.declaration).map(caip2).join(',');
   const got = await send(target.app, 'GET', path);
