@@ -15,6 +15,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import * as ts from 'typescript';
 import { requiredInProductionOf } from '../../src/config/required-in-production';
+import { MIN_WEBHOOK_SECRET_BYTES } from '../../src/outcomes/webhooks/webhooks.config';
 
 const ROOT = join(__dirname, '..', '..');
 /**
@@ -103,6 +104,7 @@ const UNSET: Record<string, string> = {
 const CUSTOM_RULES: Record<string, string> = {
   isHostList: 'comma-separated `name`, `name:port` or `*.domain`',
   atMostRequestTimeout: 'at most `REQUEST_TIMEOUT_MS`',
+  isWebhookSecret: `\`whsec_\` and the base64 of ${MIN_WEBHOOK_SECRET_BYTES} bytes or more`,
 };
 
 /** Variables read by name patterns, outside any class (their rules are in the files named). */

@@ -1,7 +1,9 @@
-import { createHmac } from 'node:crypto';
-import { signWebhook, verifyWebhook, type WebhookEvent } from './webhook-signature';
+import { createHmac, randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { verifyWebhook, type WebhookEvent } from './webhook-signature';
 
-const secret = 'a-secret-of-at-least-thirty-two-characters';
+const whsec = (key: Buffer): string => `whsec_${key.toString('base64')}`;
+const secret = whsec(randomBytes(32));
 const event: WebhookEvent = {
   id: 'intent1.confirmed',
   type: 'transaction.confirmed',
@@ -17,11 +19,15 @@ const rawBody = JSON.stringify(event);
 const now = 1_767_225_600_000;
 const timestamp = now / 1000;
 
+/** What the service sends: the library's signature of id, timestamp (seconds) and body. */
+const sign = (seconds: number, body = rawBody, key = secret): string =>
+  new Webhook(key).sign(event.id, new Date(seconds * 1000), body);
+
 function signed(overrides: Record<string, string | undefined> = {}): Record<string, string> {
   const headers: Record<string, string | undefined> = {
-    'x-webhook-id': event.id,
-    'x-webhook-timestamp': String(timestamp),
-    'x-webhook-signature': signWebhook(secret, event.id, timestamp, rawBody),
+    'webhook-id': event.id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': sign(timestamp),
     ...overrides,
   };
   return Object.fromEntries(
@@ -29,58 +35,48 @@ function signed(overrides: Record<string, string | undefined> = {}): Record<stri
   );
 }
 
-describe('signWebhook', () => {
-  it('is the hex HMAC-SHA256 of "<id>.<timestamp>.<raw body>", for strings and bytes alike', () => {
-    const expected = createHmac('sha256', secret)
-      .update(`${event.id}.${timestamp}.${rawBody}`)
-      .digest('hex');
-    expect(signWebhook(secret, event.id, timestamp, rawBody)).toBe(`sha256=${expected}`);
-    expect(signWebhook(secret, event.id, timestamp, Buffer.from(rawBody))).toBe(
-      `sha256=${expected}`,
-    );
+// The library reads the clock itself: the receiver's clock is set, not passed.
+beforeEach(() => jest.spyOn(Date, 'now').mockReturnValue(now));
+afterEach(() => jest.restoreAllMocks());
+
+describe('the signature the library makes (docs/webhooks.md)', () => {
+  it('is v1, and the base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>", keyed with the decoded secret', () => {
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    const hmac = createHmac('sha256', key).update(`${event.id}.${timestamp}.${rawBody}`);
+    expect(sign(timestamp)).toBe(`v1,${hmac.digest('base64')}`);
   });
 });
 
 describe('verifyWebhook', () => {
   it('accepts an authentic, fresh delivery and gives its event', () => {
-    const result = verifyWebhook({ secret, headers: signed(), rawBody, now });
+    const result = verifyWebhook({ secret, headers: signed(), rawBody });
     expect(result).toEqual({ ok: true, id: event.id, timestamp, event });
   });
 
-  it('reads fetch Headers and any header case, and a Buffer body', () => {
+  it('reads fetch Headers and any header case, and a Buffer or Uint8Array body', () => {
     const headers = new Headers(signed());
-    expect(verifyWebhook({ secret, headers, rawBody: Buffer.from(rawBody), now }).ok).toBe(true);
+    expect(verifyWebhook({ secret, headers, rawBody: Buffer.from(rawBody) }).ok).toBe(true);
+    const bytes = new TextEncoder().encode(rawBody);
+    expect(verifyWebhook({ secret, headers, rawBody: bytes }).ok).toBe(true);
     const upper = Object.fromEntries(
       Object.entries(signed()).map(([k, v]) => [k.toUpperCase(), v]),
     );
-    expect(verifyWebhook({ secret, headers: upper, rawBody, now }).ok).toBe(true);
+    expect(verifyWebhook({ secret, headers: upper, rawBody }).ok).toBe(true);
   });
 
   it('accepts any of several secrets (rotation)', () => {
-    const result = verifyWebhook({
-      secret: ['old-secret', secret],
-      headers: signed(),
-      rawBody,
-      now,
-    });
-    expect(result.ok).toBe(true);
+    const old = whsec(randomBytes(32));
+    expect(verifyWebhook({ secret: [old, secret], headers: signed(), rawBody }).ok).toBe(true);
   });
 
   it.each([
-    ['a changed body', { rawBody: rawBody.replace('"12"', '"13"') }],
-    ['another secret', { secret: 'another-secret-of-thirty-two-characters!' }],
-    ['a changed timestamp', { headers: signed({ 'x-webhook-timestamp': String(timestamp + 1) }) }],
+    ['a tampered body', { rawBody: rawBody.replace('"12"', '"13"') }],
+    ['a wrong secret', { secret: whsec(randomBytes(32)) }],
+    ['a changed timestamp', { headers: signed({ 'webhook-timestamp': String(timestamp + 1) }) }],
     // The replay receivers would not deduplicate: a captured delivery under a new id.
-    ['a changed id', { headers: signed({ 'x-webhook-id': 'intent2.confirmed' }) }],
+    ['a changed id', { headers: signed({ 'webhook-id': 'intent2.confirmed' }) }],
   ])('refuses %s as bad-signature', (_what, change) => {
-    const result = verifyWebhook({ secret, headers: signed(), rawBody, now, ...change });
-    expect(result).toMatchObject({ ok: false, reason: 'bad-signature' });
-  });
-
-  it('refuses an old-scheme signature, which did not cover the id', () => {
-    const hmac = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
-    const headers = signed({ 'x-webhook-signature': `sha256=${hmac}` });
-    const result = verifyWebhook({ secret, headers, rawBody, now });
+    const result = verifyWebhook({ secret, headers: signed(), rawBody, ...change });
     expect(result).toMatchObject({ ok: false, reason: 'bad-signature' });
   });
 
@@ -90,100 +86,102 @@ describe('verifyWebhook', () => {
     ['two values joined by a comma (as Node joins them)', `${event.id}, intent2.confirmed`],
     ['two values joined without a space', `${event.id},${event.id}`],
   ])('refuses a doubled id header, %s, as malformed', (_what, value) => {
-    const headers = { ...signed(), 'x-webhook-id': value };
-    const result = verifyWebhook({ secret, headers, rawBody, now });
-    expect(result).toMatchObject({ ok: false, reason: 'malformed-header' });
+    const headers = { ...signed(), 'webhook-id': value };
+    expect(verifyWebhook({ secret, headers, rawBody })).toMatchObject({
+      ok: false,
+      reason: 'malformed-header',
+    });
   });
 
   it('refuses the id header given twice under two spellings, or twice in fetch Headers', () => {
-    const spelled = { ...signed(), 'X-Webhook-Id': event.id };
-    expect(verifyWebhook({ secret, headers: spelled, rawBody, now })).toMatchObject({
+    const spelled = { ...signed(), 'Webhook-Id': event.id };
+    expect(verifyWebhook({ secret, headers: spelled, rawBody })).toMatchObject({
       ok: false,
       reason: 'malformed-header',
     });
     const fetched = new Headers(signed());
-    fetched.append('x-webhook-id', 'intent2.confirmed');
-    expect(verifyWebhook({ secret, headers: fetched, rawBody, now })).toMatchObject({
+    fetched.append('webhook-id', 'intent2.confirmed');
+    expect(verifyWebhook({ secret, headers: fetched, rawBody })).toMatchObject({
       ok: false,
       reason: 'malformed-header',
     });
   });
 
   it('accepts an id given as an array of one value (headersDistinct)', () => {
-    const headers = { ...signed(), 'x-webhook-id': [event.id] };
-    expect(verifyWebhook({ secret, headers, rawBody, now }).ok).toBe(true);
+    const headers = { ...signed(), 'webhook-id': [event.id] };
+    expect(verifyWebhook({ secret, headers, rawBody }).ok).toBe(true);
   });
 
   it.each([
     ['absent', undefined],
     ['empty', ''],
   ])('refuses an id header %s as missing', (_what, value) => {
-    const result = verifyWebhook({
-      secret,
-      headers: signed({ 'x-webhook-id': value }),
-      rawBody,
-      now,
-    });
-    expect(result).toEqual({
-      ok: false,
-      reason: 'missing-header',
-      message: 'Missing x-webhook-id',
-    });
+    const result = verifyWebhook({ secret, headers: signed({ 'webhook-id': value }), rawBody });
+    expect(result).toEqual({ ok: false, reason: 'missing-header', message: 'Missing webhook-id' });
   });
 
   it('refuses a signed body whose id is not the header', () => {
     const other = JSON.stringify({ ...event, id: 'intent2.confirmed' });
-    const headers = signed({
-      'x-webhook-signature': signWebhook(secret, event.id, timestamp, other),
-    });
-    const result = verifyWebhook({ secret, headers, rawBody: other, now });
+    const headers = signed({ 'webhook-signature': sign(timestamp, other) });
+    const result = verifyWebhook({ secret, headers, rawBody: other });
     expect(result).toMatchObject({ ok: false, reason: 'malformed-body' });
   });
 
-  it('refuses a timestamp outside the window, either way', () => {
-    const at = (seconds: number): string | undefined => {
-      const headers = signed({
-        'x-webhook-timestamp': String(seconds),
-        'x-webhook-signature': signWebhook(secret, event.id, seconds, rawBody),
-      });
-      const result = verifyWebhook({ secret, headers, rawBody, now, toleranceSeconds: 60 });
-      return result.ok ? 'ok' : result.reason;
-    };
-    expect(at(timestamp - 60)).toBe('ok');
-    expect(at(timestamp + 60)).toBe('ok');
-    expect(at(timestamp - 61)).toBe('stale-timestamp');
-    expect(at(timestamp + 61)).toBe('future-timestamp');
+  const at = (seconds: number, toleranceSeconds?: number): string => {
+    const headers = signed({
+      'webhook-timestamp': String(seconds),
+      'webhook-signature': sign(seconds),
+    });
+    const result = verifyWebhook({ secret, headers, rawBody, toleranceSeconds });
+    return result.ok ? 'ok' : result.reason;
+  };
+
+  it("refuses an old timestamp, or one ahead, past the library's 5 minutes", () => {
+    expect(at(timestamp - 300)).toBe('ok');
+    expect(at(timestamp + 300)).toBe('ok');
+    expect(at(timestamp - 301)).toBe('stale-timestamp');
+    expect(at(timestamp - 86_400)).toBe('stale-timestamp');
+    expect(at(timestamp + 301)).toBe('future-timestamp');
   });
 
-  it('names the missing headers', () => {
+  it('narrows the window with toleranceSeconds, and will not widen it', () => {
+    expect(at(timestamp - 60, 60)).toBe('ok');
+    expect(at(timestamp + 60, 60)).toBe('ok');
+    expect(at(timestamp - 61, 60)).toBe('stale-timestamp');
+    expect(at(timestamp + 61, 60)).toBe('future-timestamp');
+    expect(() => at(timestamp, 301)).toThrow(RangeError);
+  });
+
+  it('names the missing headers, the old X-Webhook-* ones not counting', () => {
     const result = verifyWebhook({
       secret,
-      headers: signed({ 'x-webhook-id': undefined, 'x-webhook-signature': undefined }),
+      headers: {
+        ...signed({ 'webhook-id': undefined, 'webhook-signature': undefined }),
+        'x-webhook-id': event.id,
+        'x-webhook-signature': sign(timestamp),
+      },
       rawBody,
-      now,
     });
     expect(result).toEqual({
       ok: false,
       reason: 'missing-header',
-      message: 'Missing x-webhook-id, x-webhook-signature',
+      message: 'Missing webhook-id, webhook-signature',
     });
   });
 
   it.each([
-    ['x-webhook-timestamp', 'yesterday'],
-    ['x-webhook-signature', 'sha1=abc'],
-    ['x-webhook-signature', `sha256=${'zz'.repeat(32)}`],
+    ['webhook-timestamp', 'yesterday'],
+    ['webhook-signature', 'sha256=abc'],
+    ['webhook-signature', 'v1,not base64!'],
   ])('refuses %s=%s as malformed', (name, value) => {
-    const result = verifyWebhook({ secret, headers: signed({ [name]: value }), rawBody, now });
+    const result = verifyWebhook({ secret, headers: signed({ [name]: value }), rawBody });
     expect(result).toMatchObject({ ok: false, reason: 'malformed-header' });
   });
 
   it('refuses a signed body that is not JSON', () => {
     const body = 'not json';
-    const headers = signed({
-      'x-webhook-signature': signWebhook(secret, event.id, timestamp, body),
-    });
-    const result = verifyWebhook({ secret, headers, rawBody: body, now });
+    const headers = signed({ 'webhook-signature': sign(timestamp, body) });
+    const result = verifyWebhook({ secret, headers, rawBody: body });
     expect(result).toMatchObject({ ok: false, reason: 'malformed-body' });
   });
 });

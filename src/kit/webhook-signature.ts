@@ -1,22 +1,27 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 
 /**
- * Signed webhooks (docs/webhooks.md): how the service signs what it POSTs, and what a team's own
- * service calls to check it. The signature is an HMAC-SHA256, keyed with WEBHOOK_SECRET, of
- * `<X-Webhook-Id>.<X-Webhook-Timestamp>.<raw body>`: the timestamp is signed so a captured
- * delivery cannot be replayed later with a fresh one, and the id is signed because receivers
- * deduplicate on it, so a captured delivery cannot be replayed under a new id either.
+ * Signed webhooks (docs/webhooks.md), in the Standard Webhooks scheme (standardwebhooks.com) so a
+ * receiver verifies them with a library of its own language. The signing and the checks of the
+ * signature and of the timestamp are the `standardwebhooks` package's; this file adds what the
+ * scheme leaves to each receiver: one id per delivery, refusals with a reason, the body's id.
  */
 
-/** The headers of a delivery, as Node lowercases them. */
+/** The headers of a delivery, as Node lowercases them: the scheme's names. */
 export const WEBHOOK_HEADERS = {
   /** Same on every attempt of one delivery: the receiver's idempotency key. */
-  id: 'x-webhook-id',
+  id: 'webhook-id',
   /** Unix seconds of this attempt. */
-  timestamp: 'x-webhook-timestamp',
-  /** `sha256=<hex>`. */
-  signature: 'x-webhook-signature',
+  timestamp: 'webhook-timestamp',
+  /** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">`. */
+  signature: 'webhook-signature',
 } as const;
+
+/**
+ * The longest a timestamp may be from the receiver's clock, either way: the library's own window
+ * (5 minutes, fixed in it), which verifyWebhook can narrow but not widen.
+ */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 /** `transaction.<event>`, one per OutcomeEvent of the outcomes layer (above the kit). */
 export type WebhookEventType =
@@ -29,7 +34,7 @@ export type WebhookEventType =
 
 /** The JSON body of a delivery. */
 export interface WebhookEvent {
-  /** The delivery's id, as in `X-Webhook-Id`. */
+  /** The delivery's id, as in `webhook-id`. */
   id: string;
   type: WebhookEventType;
   /** The intent id (`X-Action-Intent` of the transaction answer). */
@@ -48,22 +53,14 @@ export interface WebhookEvent {
 }
 
 /**
- * What an id may be: one token of visible ASCII without a comma, so two `X-Webhook-Id` headers
- * (joined with ", " by Node and by fetch's Headers) can never pass for one id. The service's ids
- * (`<intent>.<status>`, the intent base64url) are far inside it.
+ * What an id may be: one token of visible ASCII without a comma, so two `webhook-id` headers
+ * (joined with ", " by Node and by fetch's Headers) can never pass for one id. The library takes
+ * any text, and whichever of two headers came last; the service's ids (`<intent>.<status>`, the
+ * intent base64url) are far inside this.
  */
 const ID_SYNTAX = /^[\x21-\x2b\x2d-\x7e]{1,256}$/;
-
-/** `sha256=<hex HMAC-SHA256 of "<id>.<timestamp>.<raw body>">`. */
-export function signWebhook(
-  secret: string,
-  id: string,
-  timestamp: number,
-  rawBody: string | Uint8Array,
-): string {
-  const hmac = createHmac('sha256', secret).update(`${id}.${timestamp}.`).update(rawBody);
-  return `sha256=${hmac.digest('hex')}`;
-}
+/** Space-separated `<version>,<base64>`, as the scheme allows several (a secret being rotated). */
+const SIGNATURE_SYNTAX = /^v\w+,[A-Za-z0-9+/]+={0,2}( v\w+,[A-Za-z0-9+/]+={0,2})*$/;
 
 export type WebhookRefusal =
   | 'missing-header'
@@ -79,21 +76,19 @@ export type WebhookVerification =
   | { ok: false; reason: WebhookRefusal; message: string };
 
 export interface VerifyWebhookOptions {
-  /** WEBHOOK_SECRET; several while rotating it (any one may have signed). */
+  /** WEBHOOK_SECRET (`whsec_<base64>`); several while rotating it (any one may have signed). */
   secret: string | readonly string[];
   /** The request's headers: Node's (any case) or a fetch `Headers`. */
   headers: Headers | Record<string, string | string[] | undefined>;
   /** The body exactly as received, before any JSON parsing. */
   rawBody: string | Uint8Array;
-  /** How far the timestamp may be from now, either way; 5 minutes by default. */
+  /** How far the timestamp may be from now, either way; 300 (the library's window) at most. */
   toleranceSeconds?: number;
-  /** Epoch milliseconds to check against (tests); the clock by default. */
-  now?: number;
 }
 
 function header(headers: VerifyWebhookOptions['headers'], name: string): string | undefined {
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  // Every key in any case: { 'X-Webhook-Id': a, 'x-webhook-id': b } is the header twice.
+  // Every key in any case: { 'Webhook-Id': a, 'webhook-id': b } is the header twice.
   const values = Object.keys(headers)
     .filter((candidate) => candidate.toLowerCase() === name)
     .flatMap((key) => headers[key] ?? []);
@@ -108,54 +103,78 @@ const refuse = (reason: WebhookRefusal, message: string): WebhookVerification =>
   message,
 });
 
+/** The library's refusals that are about the clock, not the signature (its messages, pinned). */
+const CLOCK_REFUSALS: Record<string, WebhookRefusal> = {
+  'Message timestamp too old': 'stale-timestamp',
+  'Message timestamp too new': 'future-timestamp',
+};
+
+/** The timestamp against a window narrower than the library's; undefined when inside it. */
+function outsideWindow(
+  timestamp: number,
+  toleranceSeconds: number,
+): WebhookVerification | undefined {
+  const skew = timestamp - Math.floor(Date.now() / 1000);
+  if (skew < -toleranceSeconds)
+    return refuse('stale-timestamp', `Signed ${-skew} s ago, more than ${toleranceSeconds} s`);
+  if (skew > toleranceSeconds)
+    return refuse('future-timestamp', `Signed ${skew} s ahead, more than ${toleranceSeconds} s`);
+  return undefined;
+}
+
 /**
- * Checks a delivery in a team's own service: the three headers present, once each; the signature
- * over id, timestamp and body (constant-time, against each secret given); the timestamp within
- * `toleranceSeconds` of now; the body JSON naming the same id. Refusals are returned, never
- * thrown, each with a reason to log; only an `ok` result carries the parsed event.
+ * Checks a delivery in a team's own service with the `standardwebhooks` library's
+ * `Webhook.verify` (signature, against each secret given, and timestamp within 5 minutes of the
+ * clock), after refusing what the library would let through: a header missing or given twice.
+ * Then the body's id must be the header's. Refusals are returned, each with a reason to log;
+ * it throws only on a secret the library cannot read (configuration, not a delivery).
  */
 export function verifyWebhook({
   secret,
   headers,
   rawBody,
-  toleranceSeconds = 300,
-  now = Date.now(),
+  toleranceSeconds = WEBHOOK_TOLERANCE_SECONDS,
 }: VerifyWebhookOptions): WebhookVerification {
+  if (!(toleranceSeconds >= 0 && toleranceSeconds <= WEBHOOK_TOLERANCE_SECONDS))
+    throw new RangeError(`toleranceSeconds must be 0 to ${WEBHOOK_TOLERANCE_SECONDS}`);
   const missing = Object.values(WEBHOOK_HEADERS).filter((name) => !header(headers, name));
   if (missing.length > 0) return refuse('missing-header', `Missing ${missing.join(', ')}`);
   const id = header(headers, WEBHOOK_HEADERS.id)!;
   const stamp = header(headers, WEBHOOK_HEADERS.timestamp)!;
-  const signature = header(headers, WEBHOOK_HEADERS.signature)!;
+  const signature = header(headers, WEBHOOK_HEADERS.signature)!.trim();
   if (!/^\d{1,12}$/.test(stamp))
     return refuse('malformed-header', `${WEBHOOK_HEADERS.timestamp} is not unix seconds`);
-  const given = /^sha256=([0-9a-f]{64})$/i.exec(signature.trim());
-  if (!given) return refuse('malformed-header', `${WEBHOOK_HEADERS.signature} is not sha256=<hex>`);
+  if (!SIGNATURE_SYNTAX.test(signature))
+    return refuse('malformed-header', `${WEBHOOK_HEADERS.signature} is not v1,<base64>`);
   if (!ID_SYNTAX.test(id))
     return refuse('malformed-header', `${WEBHOOK_HEADERS.id} is not one id (one header, no comma)`);
-  const timestamp = Number(stamp);
-  const givenBytes = Buffer.from(given[1], 'hex');
-  const expected = (key: string): Buffer =>
-    Buffer.from(signWebhook(key, id, timestamp, rawBody).slice('sha256='.length), 'hex');
-  const matches = (typeof secret === 'string' ? [secret] : secret).some((key) =>
-    timingSafeEqual(givenBytes, expected(key)),
-  );
-  if (!matches)
-    return refuse('bad-signature', 'The signature does not match the id, timestamp and body');
-  const skew = timestamp - Math.floor(now / 1000);
-  if (skew < -toleranceSeconds)
-    return refuse('stale-timestamp', `Signed ${-skew} s ago, more than ${toleranceSeconds} s`);
-  if (skew > toleranceSeconds)
-    return refuse(
-      'future-timestamp',
-      `Signed ${skew} s ahead of this clock, more than ${toleranceSeconds} s`,
-    );
+  const one = {
+    [WEBHOOK_HEADERS.id]: id,
+    [WEBHOOK_HEADERS.timestamp]: stamp,
+    [WEBHOOK_HEADERS.signature]: signature,
+  };
+  // The library signs a string or a Buffer (a plain Uint8Array it refuses).
+  const payload = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody);
   let event: unknown;
-  try {
-    const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
-    event = JSON.parse(text);
-  } catch {
-    return refuse('malformed-body', 'The body is not JSON');
+  let verified = false;
+  for (const key of typeof secret === 'string' ? [secret] : secret) {
+    try {
+      event = new Webhook(key).verify(payload, one);
+      verified = true;
+      break;
+    } catch (error) {
+      // The signature matched (the library parses the body only then), the JSON did not.
+      if (error instanceof SyntaxError) return refuse('malformed-body', 'The body is not JSON');
+      if (!(error instanceof WebhookVerificationError)) throw error;
+      const clock = CLOCK_REFUSALS[error.message];
+      if (clock) return refuse(clock, `${error.message} (${WEBHOOK_TOLERANCE_SECONDS} s window)`);
+    }
   }
+  if (!verified)
+    return refuse('bad-signature', 'The signature does not match the id, timestamp and body');
+  const timestamp = Number(stamp);
+  const late = outsideWindow(timestamp, toleranceSeconds);
+  if (late) return late;
   // The service sends the id in both: a receiver keying on either one gets the signed header's.
   if (typeof event !== 'object' || event === null || (event as { id?: unknown }).id !== id)
     return refuse('malformed-body', `The body's id is not the ${WEBHOOK_HEADERS.id} header`);

@@ -6,6 +6,7 @@ import {
   ProductionServer,
 } from '../support/production.server';
 import { freePort, startRedisServer, stopRedisServer } from '../support/redis.helper';
+import { TEST_WEBHOOK_SECRET } from '../support/webhook.receiver';
 
 const describeWithRedisServer = process.env.CI || hasRedisServer() ? describe : describe.skip;
 
@@ -71,7 +72,7 @@ describeWithRedisServer(
       server = await ProductionServer.start(build.main, port, {
         REDIS_URL: `redis://127.0.0.1:${redisPort}`,
         WEBHOOK_URL: 'https://hooks.example.com/in',
-        WEBHOOK_SECRET: 'x'.repeat(32),
+        WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
         METRICS_PORT: String(metricsPort),
         METRICS_HOST: '127.0.0.1',
         SHUTDOWN_TIMEOUT_MS: '5000',

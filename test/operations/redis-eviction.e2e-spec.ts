@@ -8,6 +8,7 @@ import { RedisStatus } from '../../src/telemetry/redis/redis.provider';
 import { createTestApp } from '../support/app.factory';
 import { type LogLine, testLogs } from '../support/log-capture.helper';
 import { describeWithRedis, freePort, stopRedisServer } from '../support/redis.helper';
+import { TEST_WEBHOOK_SECRET } from '../support/webhook.receiver';
 
 /**
  * A private redis-server with its own settings (the machine's binary, no persistence), so no test
@@ -38,7 +39,7 @@ const warnings = (context: string): LogLine[] =>
 const WEBHOOKS = {
   // Nothing is delivered in this suite: the queue only has to be the BullMQ one.
   WEBHOOK_URL: 'http://127.0.0.1:9/hooks',
-  WEBHOOK_SECRET: 'webhook-test-secret-of-32-characters',
+  WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
 };
 
 describeWithRedis()('Redis eviction policy at boot', () => {

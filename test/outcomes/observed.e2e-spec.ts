@@ -36,9 +36,8 @@ import {
   REDIS_TEST_URL,
   runKeyPrefix,
 } from '../support/redis.helper';
-import { WebhookReceiver } from '../support/webhook.receiver';
+import { TEST_WEBHOOK_SECRET as SECRET, WebhookReceiver } from '../support/webhook.receiver';
 
-const SECRET = 'observed-outcomes-webhook-secret-0123456789';
 const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).address;
 const heardOf = (intent: string, status: string): number =>
   heardOutcomes.filter((o) => o.intent.id === intent && o.status === status).length;

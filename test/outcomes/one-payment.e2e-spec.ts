@@ -20,9 +20,8 @@ import {
   REDIS_TEST_URL,
   runKeyPrefix,
 } from '../support/redis.helper';
-import { WebhookReceiver } from '../support/webhook.receiver';
+import { TEST_WEBHOOK_SECRET as SECRET, WebhookReceiver } from '../support/webhook.receiver';
 
-const SECRET = 'one-payment-webhook-secret-0123456789abcdef';
 const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).address;
 
 /**

@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type Address, type HDAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { verifyWebhook } from '../../src/kit';
+import { WEBHOOK_HEADERS } from '../../src/kit/webhook-signature';
 import { createTestApp } from '../support/app.factory';
 import { signAndSend, startTestChain, type TestChain } from '../../src/testing';
 import {
@@ -12,10 +13,13 @@ import {
   SendTokenWithHookModule,
   sendTokenIntent,
 } from '../support/outcomes.helper';
-import { type ReceivedWebhook, WebhookReceiver } from '../support/webhook.receiver';
+import {
+  type ReceivedWebhook,
+  TEST_WEBHOOK_SECRET as SECRET,
+  WebhookReceiver,
+} from '../support/webhook.receiver';
 
 const FUJI = 43113;
-const SECRET = 'outcome-webhook-secret-of-32-chars!';
 
 /**
  * The whole path of issue 20 on a local chain, with nothing stood in for: send-token answered,
@@ -104,14 +108,14 @@ describe('Transaction outcomes, from the answer to the webhook', () => {
     // Reported again: nothing settles twice, the hook is not told again, no second delivery.
     expect((await reportHash(app, intent, receipt.transactionHash)).status).toBe(200);
     expect(heardCount(intent)).toBe(1);
-    expect(receiver.received.filter((r) => r.headers['x-webhook-id'] === id)).toHaveLength(2);
+    expect(receiver.received.filter((r) => r.headers[WEBHOOK_HEADERS.id] === id)).toHaveLength(2);
     delivered = attempts[1];
   });
 
   it('refuses the captured delivery replayed under a new id, with a doubled id or with none', async () => {
     expect(delivered).toBeDefined();
     const captured = delivered!;
-    const id = String(captured.headers['x-webhook-id']);
+    const id = String(captured.headers[WEBHOOK_HEADERS.id]);
     const verify = (headers: ReceivedWebhook['headers'], body = captured.body): unknown =>
       verifyWebhook({ secret: SECRET, headers, rawBody: body });
     // Sent again as it was, it still verifies: recognising it is the id's job, hence signing it.
@@ -119,8 +123,8 @@ describe('Transaction outcomes, from the answer to the webhook', () => {
     expect(verify(same.headers)).toMatchObject({ ok: true, id });
 
     // Under a fresh id a receiver has not seen: it would pass its deduplication, so it must fail here.
-    const renamed = await receiver.replay(captured, { 'x-webhook-id': `${id}-again` });
-    expect(renamed.headers['x-webhook-id']).toBe(`${id}-again`);
+    const renamed = await receiver.replay(captured, { [WEBHOOK_HEADERS.id]: `${id}-again` });
+    expect(renamed.headers[WEBHOOK_HEADERS.id]).toBe(`${id}-again`);
     expect(verify(renamed.headers)).toMatchObject({ ok: false, reason: 'bad-signature' });
     // With the body's id changed to match: the body is signed too.
     const rewritten = captured.body.replace(`"id":"${id}"`, `"id":"${id}-again"`);
@@ -130,17 +134,17 @@ describe('Transaction outcomes, from the answer to the webhook', () => {
       reason: 'bad-signature',
     });
 
-    // Two X-Webhook-Id lines on the wire, the signed one first: Node joins them with ", ".
-    const doubled = await receiver.replay(captured, { 'x-webhook-id': [id, `${id}-again`] });
-    expect(doubled.headers['x-webhook-id']).toBe(`${id}, ${id}-again`);
+    // Two webhook-id lines on the wire, the signed one first: Node joins them with ", ".
+    const doubled = await receiver.replay(captured, { [WEBHOOK_HEADERS.id]: [id, `${id}-again`] });
+    expect(doubled.headers[WEBHOOK_HEADERS.id]).toBe(`${id}, ${id}-again`);
     expect(verify(doubled.headers)).toMatchObject({ ok: false, reason: 'malformed-header' });
-    expect(verify({ ...captured.headers, 'x-webhook-id': [id, id] })).toMatchObject({
+    expect(verify({ ...captured.headers, [WEBHOOK_HEADERS.id]: [id, id] })).toMatchObject({
       ok: false,
       reason: 'malformed-header',
     });
 
-    const anonymous = await receiver.replay(captured, { 'x-webhook-id': undefined });
-    expect(anonymous.headers['x-webhook-id']).toBeUndefined();
+    const anonymous = await receiver.replay(captured, { [WEBHOOK_HEADERS.id]: undefined });
+    expect(anonymous.headers[WEBHOOK_HEADERS.id]).toBeUndefined();
     expect(verify(anonymous.headers)).toMatchObject({ ok: false, reason: 'missing-header' });
   });
 });

@@ -5,7 +5,8 @@ import {
   ProductionServer,
 } from '../support/production.server';
 import { freePort } from '../support/redis.helper';
-import { WebhookReceiver } from '../support/webhook.receiver';
+import { WEBHOOK_HEADERS } from '../../src/kit/webhook-signature';
+import { TEST_WEBHOOK_SECRET, WebhookReceiver } from '../support/webhook.receiver';
 
 const SHUTDOWN_TIMEOUT_MS = 8000;
 const RECIPIENT = '0x000000000000000000000000000000000000dEaD';
@@ -59,7 +60,7 @@ describe('Webhooks in memory at SIGTERM, on the production build', () => {
       INTENT_TTL_S: '1',
       OUTCOME_POLL_MS: '50',
       WEBHOOK_URL: receiver.url,
-      WEBHOOK_SECRET: 'shutdown-test-secret-of-32-chars!',
+      WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
       WEBHOOK_MAX_ATTEMPTS: '20',
       WEBHOOK_BACKOFF_MS: '50',
       WEBHOOK_TIMEOUT_MS: '60000',
@@ -92,7 +93,7 @@ describe('Webhooks in memory at SIGTERM, on the production build', () => {
     expect(elapsed).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
     // Every request the receiver ever got came before the signal.
     const late = receiver.received.slice(receivedAtSignal);
-    expect(late.map(({ headers }) => headers['x-webhook-id'])).toEqual([]);
+    expect(late.map(({ headers }) => headers[WEBHOOK_HEADERS.id])).toEqual([]);
     expect(receiver.of(hung)).toHaveLength(1);
     expect(child.log).toMatch(
       new RegExp(`Webhook ${failing} failed \\(HTTP 500\\), attempt \\d+/20: not retried`),

@@ -3,6 +3,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Job, Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { verifyWebhook } from '../../src/kit';
+import { WEBHOOK_HEADERS } from '../../src/kit/webhook-signature';
 import { OUTCOME_SINK, type OutcomeSink } from '../../src/outcomes/outcome.types';
 import { WEBHOOK_QUEUE, WebhookProcessor } from '../../src/outcomes/webhooks/bullmq-delivery.queue';
 import { ActionMetrics } from '../../src/telemetry/metrics/action-metrics';
@@ -14,9 +15,13 @@ import {
   REDIS_TEST_URL,
   runKeyPrefix,
 } from '../support/redis.helper';
-import { AttemptWatch, outcomeOf, WebhookReceiver } from '../support/webhook.receiver';
+import {
+  AttemptWatch,
+  outcomeOf,
+  TEST_WEBHOOK_SECRET as SECRET,
+  WebhookReceiver,
+} from '../support/webhook.receiver';
 
-const SECRET = 'webhook-test-secret-of-32-characters';
 const MAX_ATTEMPTS = 3;
 
 /** Small retry settings so a suite waits milliseconds between attempts, not seconds. */
@@ -82,7 +87,7 @@ describe.each(modes)('Webhooks %s', (_mode, describeMode, storeEnv) => {
       }
     });
 
-    it('retries a 500 and delivers once, every attempt signed under the same X-Webhook-Id', async () => {
+    it('retries a 500 and delivers once, every attempt signed under the same webhook-id', async () => {
       receiver.answer = (nth) => (nth === 1 ? 500 : 200);
       const before = await deliveries(app, 'delivered');
       await sink.deliver(outcomeOf('intentRetry'));
@@ -111,7 +116,7 @@ describe.each(modes)('Webhooks %s', (_mode, describeMode, storeEnv) => {
         occurredAt: '2026-01-01T00:00:00.000Z',
       });
       await attempts.until(() =>
-        attempts.settled.some((a) => a.id === first.headers['x-webhook-id'] && a.ok),
+        attempts.settled.some((a) => a.id === first.headers[WEBHOOK_HEADERS.id] && a.ok),
       );
       expect(await deliveries(app, 'delivered')).toBe(before + 1);
       expect(await deliveries(app, 'retried')).toBeGreaterThanOrEqual(1);

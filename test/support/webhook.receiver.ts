@@ -6,10 +6,15 @@ import {
   request as httpRequest,
   type ServerResponse,
 } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
+import { WEBHOOK_HEADERS } from '../../src/kit/webhook-signature';
 import { WebhookSender } from '../../src/outcomes/webhooks/webhook.sender';
 import type { TransactionOutcome } from '../../src/outcomes/outcome.types';
 import { CountingServer } from './counting.server';
+
+/** A WEBHOOK_SECRET of the scheme's form (`whsec_` and 32 random bytes in base64), per run. */
+export const TEST_WEBHOOK_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 
 /** One request the receiver got, and how it answered (`none`: it never did). */
 export interface ReceivedWebhook {
@@ -58,7 +63,7 @@ export class WebhookReceiver {
 
   /** Requests of one delivery id, in the order they came. */
   of(id: string): ReceivedWebhook[] {
-    return this.received.filter((request) => request.headers['x-webhook-id'] === id);
+    return this.received.filter((request) => request.headers[WEBHOOK_HEADERS.id] === id);
   }
 
   /** Resolves once the condition holds, checked on every request and every closed connection. */
@@ -73,14 +78,13 @@ export class WebhookReceiver {
 
   /**
    * Sends a request it received to it again, as whoever captured it could: the same body and
-   * X-Webhook-* headers, changed by `headers` (undefined: left out; an array: the header sent
+   * webhook-* headers, changed by `headers` (undefined: left out; an array: the header sent
    * once per value, as separate lines). Resolves with the copy as received.
    */
   async replay(original: ReceivedWebhook, headers: OutgoingHttpHeaders): Promise<ReceivedWebhook> {
     const tag = `replay-${this.replays++}`;
-    const copied = Object.entries(original.headers).filter(([name]) =>
-      name.startsWith('x-webhook-'),
-    );
+    const signed: readonly string[] = Object.values(WEBHOOK_HEADERS);
+    const copied = Object.entries(original.headers).filter(([name]) => signed.includes(name));
     const merged: OutgoingHttpHeaders = { ...Object.fromEntries(copied), ...headers };
     const sent = Object.entries(merged).filter(([, value]) => value !== undefined);
     const req = httpRequest(this.url, {
@@ -97,7 +101,7 @@ export class WebhookReceiver {
   private handle(req: IncomingMessage, res: ServerResponse, body: string): void {
     const request: ReceivedWebhook = { headers: req.headers, body, answered: 'none' };
     this.received.push(request);
-    const id = String(req.headers['x-webhook-id']);
+    const id = String(req.headers[WEBHOOK_HEADERS.id]);
     const status = this.answer(this.of(id).length, id);
     if (status === 'hang') return;
     void Promise.resolve(status).then((code) => {

@@ -5,7 +5,7 @@ import type { WebhooksConfig } from './webhooks.config';
 
 /** One delivery: what is queued, and sent unchanged on every attempt. */
 export interface WebhookDelivery {
-  /** `<intent>.<status>`: the `X-Webhook-Id` of every attempt, and the queue's job id (dedupe). */
+  /** `<intent>.<status>`: the `webhook-id` of every attempt, and the queue's job id (dedupe). */
   id: string;
   type: WebhookEventType;
   /** The JSON body, serialized once so every attempt signs and sends the same bytes. */

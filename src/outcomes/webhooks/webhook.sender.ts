@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { signWebhook, WEBHOOK_HEADERS } from '../../kit/webhook-signature';
+import { Webhook } from 'standardwebhooks';
+import { WEBHOOK_HEADERS } from '../../kit/webhook-signature';
 import { networkError } from '../../outbound/http/upstream-answer';
 import type { AttemptStop, WebhookDelivery } from './webhook-delivery';
 import { WebhookMetrics } from './webhook.metrics';
@@ -11,7 +12,8 @@ export class WebhookAttemptError extends Error {
 }
 
 /**
- * One attempt of a delivery: signs its id, this attempt's timestamp and the body, and POSTs it to
+ * One attempt of a delivery: signs its id, this attempt's timestamp and the body with the
+ * `standardwebhooks` library (the Standard Webhooks scheme receivers verify), and POSTs it to
  * WEBHOOK_URL within WEBHOOK_TIMEOUT_MS. Plain `fetch`, not ExternalHttp: that client bounds the
  * calls an answer waits on (a circuit that refuses calls at once), while a delivery waits on
  * nothing and has its own retry schedule. Redirects are not followed (a 3xx is a failed attempt):
@@ -21,11 +23,15 @@ export class WebhookAttemptError extends Error {
 @Injectable()
 export class WebhookSender {
   private readonly logger = new Logger('Webhooks');
+  /** The signer, its key decoded once; none without WEBHOOK_URL (no secret then). */
+  private readonly signer?: Webhook;
 
   constructor(
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
     private readonly metrics: WebhookMetrics,
-  ) {}
+  ) {
+    if (config.secret) this.signer = new Webhook(config.secret);
+  }
 
   /**
    * Resolves when the receiver answered 2xx; throws WebhookAttemptError otherwise. `stop`: the
@@ -59,9 +65,10 @@ export class WebhookSender {
     { id, body }: WebhookDelivery,
     cutoff?: AbortSignal,
   ): Promise<string | undefined> {
-    const { url, secret, timeoutMs } = this.config;
-    if (!url || !secret) return 'no WEBHOOK_URL';
-    const timestamp = Math.floor(Date.now() / 1000);
+    const { url, timeoutMs } = this.config;
+    if (!url || !this.signer) return 'no WEBHOOK_URL';
+    // Whole seconds: the header carries them, and the library signs them.
+    const timestamp = new Date(Math.floor(Date.now() / 1000) * 1000);
     const timeout = AbortSignal.timeout(timeoutMs);
     try {
       const response = await fetch(url, {
@@ -72,8 +79,8 @@ export class WebhookSender {
         headers: {
           'content-type': 'application/json',
           [WEBHOOK_HEADERS.id]: id,
-          [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-          [WEBHOOK_HEADERS.signature]: signWebhook(secret, id, timestamp, body),
+          [WEBHOOK_HEADERS.timestamp]: String(timestamp.getTime() / 1000),
+          [WEBHOOK_HEADERS.signature]: this.signer.sign(id, timestamp, body),
         },
       });
       // The answer's body means nothing here; reading it would only hold the attempt open.

@@ -1,6 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { loadWebhooksConfig } from './webhooks.config';
 
-const secret = 's'.repeat(32);
+const whsec = (bytes: Buffer): string => `whsec_${bytes.toString('base64')}`;
+const secret = whsec(randomBytes(32));
 
 describe('webhook configuration', () => {
   it('is off by default, with 8 attempts, a 10 s timeout and a 5 s first backoff', () => {
@@ -39,11 +42,41 @@ describe('webhook configuration', () => {
     );
   });
 
-  it('refuses a short secret without ever showing it', () => {
+  it('takes a whsec_ secret of 24 bytes, the least', () => {
+    const least = whsec(randomBytes(24));
+    const env = { WEBHOOK_URL: 'https://hooks.example/in', WEBHOOK_SECRET: least };
+    expect(loadWebhooksConfig(env).secret).toBe(least);
+  });
+
+  it.each([
+    ['a plain password', 'hunter2-but-much-longer-than-thirty-two-characters'],
+    ['base64 without the whsec_ prefix', randomBytes(32).toString('base64')],
+    ['whsec_ and 23 bytes', whsec(randomBytes(23))],
+    ['whsec_ and base64 without its padding', whsec(randomBytes(32)).replace(/=+$/, '')],
+    ['whsec_ and base64url', whsec(Buffer.alloc(32, 0xfb)).replaceAll('+', '-')],
+    ['whsec_ and text that is not base64', 'whsec_this is not base64 at all, not at all!'],
+  ])('refuses %s, saying how to make one, without ever showing it', (_what, value) => {
     const attempt = (): unknown =>
-      loadWebhooksConfig({ WEBHOOK_URL: 'https://hooks.example/in', WEBHOOK_SECRET: 'hunter2' });
-    expect(attempt).toThrow(/WEBHOOK_SECRET=<not shown>: WEBHOOK_SECRET must be at least 32/);
-    expect(attempt).not.toThrow(/hunter2/);
+      loadWebhooksConfig({ WEBHOOK_URL: 'https://hooks.example/in', WEBHOOK_SECRET: value });
+    expect(attempt).toThrow(
+      /WEBHOOK_SECRET=<not shown>: WEBHOOK_SECRET must be whsec_ followed by the base64 of 24 random bytes or more/,
+    );
+    expect(attempt).toThrow(
+      `node -e "console.log('whsec_'+require('crypto').randomBytes(32).toString('base64'))"`,
+    );
+    expect(attempt).not.toThrow(value);
+  });
+
+  it('makes a secret it takes with the command it gives', () => {
+    // The command of the message, run as written (a child process: the real `crypto`).
+    const made = execFileSync(process.execPath, [
+      '-e',
+      "console.log('whsec_'+require('crypto').randomBytes(32).toString('base64'))",
+    ])
+      .toString()
+      .trim();
+    const env = { WEBHOOK_URL: 'https://hooks.example/in', WEBHOOK_SECRET: made };
+    expect(loadWebhooksConfig(env).secret).toBe(made);
   });
 
   it.each([

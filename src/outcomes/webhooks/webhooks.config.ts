@@ -6,13 +6,38 @@ import {
   IsUrl,
   Max,
   Min,
-  MinLength,
+  ValidateBy,
   ValidateIf,
 } from 'class-validator';
 import { type Env, httpUrlRule, readEnv, toInt } from '../../config/env';
 import { registerConfigCheck } from '../../config/configuration.check';
 
 export const WEBHOOKS_CONFIG = Symbol('WEBHOOKS_CONFIG');
+
+/** 192 bits: the least key an HMAC-SHA256 secret should have; 32 random bytes are advised. */
+export const MIN_WEBHOOK_SECRET_BYTES = 24;
+
+/**
+ * The scheme's secret form, `whsec_` and canonical (padded) base64, decoding to enough bytes:
+ * checked here rather than by the library, whose decoder takes unpadded text and any length.
+ */
+export function isWebhookSecret(value: unknown): boolean {
+  if (typeof value !== 'string' || !value.startsWith('whsec_')) return false;
+  const base64 = value.slice('whsec_'.length);
+  const key = Buffer.from(base64, 'base64');
+  return key.toString('base64') === base64 && key.length >= MIN_WEBHOOK_SECRET_BYTES;
+}
+
+const IsWebhookSecret = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'isWebhookSecret',
+    validator: {
+      validate: isWebhookSecret,
+      defaultMessage: () =>
+        `$property must be whsec_ followed by the base64 of ${MIN_WEBHOOK_SECRET_BYTES} random bytes or more; ` +
+        `make one with: node -e "console.log('whsec_'+require('crypto').randomBytes(32).toString('base64'))"`,
+    },
+  });
 
 /** Signed webhooks of settled transaction outcomes (docs/webhooks.md). */
 class WebhooksEnv {
@@ -24,10 +49,13 @@ class WebhooksEnv {
   @IsUrl({ ...httpUrlRule, disallow_auth: true })
   WEBHOOK_URL?: string;
 
-  /** HMAC-SHA256 key of the signatures; required with `WEBHOOK_URL`; never logged. */
+  /**
+   * Key of the signatures (Standard Webhooks: HMAC-SHA256), `whsec_<base64>` as receivers' libraries
+   * take it; required with `WEBHOOK_URL`; never logged.
+   */
   @ValidateIf((vars: WebhooksEnv) => vars.WEBHOOK_URL !== undefined)
   @IsString({ message: 'WEBHOOK_SECRET is required with WEBHOOK_URL' })
-  @MinLength(32, { message: 'WEBHOOK_SECRET must be at least 32 characters' })
+  @IsWebhookSecret()
   WEBHOOK_SECRET?: string;
 
   /** Attempts per delivery, the first included; a non-2xx answer or a timeout is retried. */
