@@ -20,9 +20,8 @@ import {
   REDIS_TEST_URL,
   runKeyPrefix,
 } from '../support/redis.helper';
-import { WebhookReceiver } from '../support/webhook.receiver';
+import { TEST_WEBHOOK_SECRET, WebhookReceiver } from '../support/webhook.receiver';
 
-const SECRET = 'outbox-webhook-secret-0123456789abcdefghij';
 const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).address;
 
 /**
@@ -54,7 +53,7 @@ describeWithRedis()('Outcomes delivered from the outbox (Redis, BullMQ)', () => 
       REDIS_KEY_PREFIX: prefix,
       OUTCOME_POLL_MS: '50',
       WEBHOOK_URL: receiver.url,
-      WEBHOOK_SECRET: SECRET,
+      WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
       WEBHOOK_BACKOFF_MS: '20',
       OUTCOME_HOOK_ATTEMPTS: '2',
       OUTCOME_HOOK_BACKOFF_MS: '10',
