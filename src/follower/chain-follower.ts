@@ -17,7 +17,7 @@ import { handOn } from './hand-on';
 import { LinkCheck } from './link-check';
 import { FOLLOWER_CONFIG, type FollowerConfig } from './follower.config';
 import { FollowerMetrics } from './follower.metrics';
-import { FOLLOWER_STATE, type FollowerState } from './follower-state';
+import { FencedError, FOLLOWER_STATE, type FollowerState } from './follower-state';
 
 /** Blocks one pass reads at most: a pass far behind still ends soon, and the lease is renewed. */
 const BLOCKS_PER_PASS = 100n;
@@ -102,6 +102,7 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
     for (const chain of chains) {
       if (this.stopped) return;
       await this.follow(chain, subscriber).catch((error: unknown) => {
+        if (error instanceof FencedError) this.metrics.fencedWrite(chain.chainId);
         limitLog(this.logger).warn(
           `pass ${chain.chainId}`,
           `Following chain ${chain.chainId} failed this pass: ${logText(safeText(error))}`,
@@ -126,7 +127,8 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
   private async follow(chain: ChainInfo, subscriber: BlockSubscriber): Promise<void> {
     const { chainId } = chain;
     const leaseMs = Math.max(10_000, this.config.pollMs * 5);
-    if (!(await this.state.lease(chainId, this.owner, leaseMs))) return;
+    const fence = await this.state.lease(chainId, this.owner, leaseMs);
+    if (!fence) return;
     const reader = this.reader(chain);
     const head = await reader.head();
     let cursor = await this.state.cursor(chainId);
@@ -151,7 +153,14 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
       cursor = undefined;
     }
     const last = next + BLOCKS_PER_PASS - 1n < head ? next + BLOCKS_PER_PASS - 1n : head;
-    const context = { chainId, reader, subscriber, metrics: this.metrics, logger: this.logger };
+    const context = {
+      chainId,
+      fence,
+      reader,
+      subscriber,
+      metrics: this.metrics,
+      logger: this.logger,
+    };
     const links = new LinkCheck({ ...context, state: this.state, depth: this.config.reorgDepth });
     while (next <= last && !this.stopped) {
       const block = await reader.block(next);
@@ -163,11 +172,14 @@ export class ChainFollower implements OnApplicationBootstrap, OnApplicationShutd
       }
       await handOn(context, block);
       cursor = { number: block.number, hash: block.hash };
-      await this.state.advance(chainId, cursor, this.config.reorgDepth);
+      await this.state.advance(fence, cursor, this.config.reorgDepth);
       this.metrics.followed(chainId);
       next += 1n;
+      // Renewed per block: a long pass never outlives its lease. Lost: another replica follows.
+      const renewed = await this.state.lease(chainId, this.owner, leaseMs);
+      if (renewed?.token !== fence.token) throw new FencedError(fence);
     }
-    await subscriber.head(chainId, head);
+    await subscriber.head(chainId, head, fence);
   }
 
   /** The chain's block reader, on a sender of the follower's own (ChainRpc.ownBatch). */

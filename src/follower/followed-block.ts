@@ -1,3 +1,4 @@
+import type { Fence } from './follower-state';
 import type { Address, Hash, Hex } from 'viem';
 
 /** A transaction of a followed block: what matching it against open intents needs, no more. */
@@ -20,6 +21,8 @@ export interface FollowedBlock {
   number: bigint;
   hash: Hash;
   transactions: FollowedTransaction[];
+  /** The lease of the follower handing it on: what the subscriber writes of it carries this. */
+  fence?: Fence;
 }
 
 /**
@@ -45,8 +48,8 @@ export interface BlockSubscriber {
    * pages, in order, before the next block (match per transaction, never per call).
    */
   block(block: FollowedBlock): Promise<void>;
-  head(chainId: number, head: bigint): Promise<void>;
-  rewound(chainId: number, ancestor: bigint): Promise<void>;
+  head(chainId: number, head: bigint, fence?: Fence): Promise<void>;
+  rewound(chainId: number, ancestor: bigint, fence?: Fence): Promise<void>;
   /**
    * Blocks `from` to `to` (both included) were not read, or not whole: what they held is seen
    * only if reported. For `oversize`, from = to = the block with the transaction left out.

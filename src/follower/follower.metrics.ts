@@ -10,6 +10,7 @@ export class FollowerMetrics {
   private readonly reorgs: Counter<'chain'>;
   private readonly broken: Counter<'chain'>;
   private readonly oversize: Counter<'chain'>;
+  private readonly fenced: Counter<'chain'>;
 
   constructor(metrics: ActionMetrics) {
     const registers = [metrics.registry];
@@ -43,6 +44,16 @@ export class FollowerMetrics {
       labelNames: ['chain'],
       registers,
     });
+    this.fenced = new Counter({
+      name: 'dynamic_action_follower_fenced_writes_total',
+      help: "Writes refused because the follower's lease had been taken over (a stale fencing token), by chain",
+      labelNames: ['chain'],
+      registers,
+    });
+  }
+
+  fencedWrite(chainId: number): void {
+    this.fenced.labels(String(chainId)).inc();
   }
 
   followed(chainId: number): void {

@@ -2,11 +2,14 @@ import type { Logger } from '@nestjs/common';
 import { limitLog } from '../telemetry/logging/log-limiter';
 import type { BlockReader, ReadBlock } from './block-reader';
 import type { BlockSubscriber } from './followed-block';
+import type { Fence } from './follower-state';
 import type { FollowerMetrics } from './follower.metrics';
 
 /** Where a block goes, and where what was skipped of it is told. */
 export interface HandOnContext {
   chainId: number;
+  /** The follower's lease: the subscriber's writes carry it. */
+  fence: Fence;
   reader: BlockReader;
   subscriber: BlockSubscriber;
   metrics: FollowerMetrics;
@@ -22,7 +25,7 @@ export interface HandOnContext {
  * undone if the block leaves the chain before the next pass reads it again.
  */
 export async function handOn(context: HandOnContext, block: ReadBlock): Promise<void> {
-  const { chainId, reader, subscriber, metrics, logger } = context;
+  const { chainId, fence, reader, subscriber, metrics, logger } = context;
   const { number, hash } = block;
   let handed = false;
   let skipped = 0;
@@ -31,12 +34,12 @@ export async function handOn(context: HandOnContext, block: ReadBlock): Promise<
       skipped += page.oversize.length;
       // A page of nothing but skipped transactions: nothing to match.
       if (page.transactions.length === 0 && page.oversize.length > 0) continue;
-      await subscriber.block({ chainId, number, hash, transactions: page.transactions });
+      await subscriber.block({ chainId, number, hash, transactions: page.transactions, fence });
       handed = true;
     }
   } catch (error) {
     if (handed && block.transactions === undefined) {
-      await subscriber.rewound(chainId, number - 1n).catch(() => undefined);
+      await subscriber.rewound(chainId, number - 1n, fence).catch(() => undefined);
     }
     throw error;
   }

@@ -3,12 +3,13 @@ import { limitLog } from '../telemetry/logging/log-limiter';
 import type { BlockHeader, BlockReader } from './block-reader';
 import type { BlockSubscriber } from './followed-block';
 import type { FollowerMetrics } from './follower.metrics';
-import type { FollowerCursor, FollowerState } from './follower-state';
+import type { Fence, FollowerCursor, FollowerState } from './follower-state';
 import { forkPoint } from './fork-point';
 
 /** What one pass over one chain checks parent links with. */
 export interface LinkCheckContext {
   chainId: number;
+  fence: Fence;
   state: FollowerState;
   reader: BlockReader;
   subscriber: BlockSubscriber;
@@ -51,7 +52,7 @@ export class LinkCheck {
 
   /** Hands the subscriber the fork point to undo what it saw above it, and moves back to it. */
   private async rewind(cursor: FollowerCursor): Promise<FollowerCursor> {
-    const { chainId, state, reader, subscriber, metrics, logger, depth } = this.context;
+    const { chainId, fence, state, reader, subscriber, metrics, logger, depth } = this.context;
     metrics.reorged(chainId);
     const { ancestor, deep } = await forkPoint(state, reader, chainId, cursor, depth);
     if (deep) {
@@ -62,8 +63,8 @@ export class LinkCheck {
       );
     }
     logger.warn(`Chain ${chainId}: reorg; blocks after ${ancestor.number} left the chain`);
-    await subscriber.rewound(chainId, ancestor.number);
-    await state.rewind(chainId, ancestor);
+    await subscriber.rewound(chainId, ancestor.number, fence);
+    await state.rewind(fence, ancestor);
     return ancestor;
   }
 }

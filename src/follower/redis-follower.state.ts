@@ -1,9 +1,13 @@
 import type { Redis } from 'ioredis';
 import type { Hash } from 'viem';
-import type { FollowerCursor, FollowerState } from './follower-state';
+import { type Fence, FencedError, type FollowerCursor, type FollowerState } from './follower-state';
+
+/** Refused (0) unless the chain's latest fencing token (KEYS[3]) is the writer's (ARGV[4]). */
+const FENCED = `
+if redis.call('GET', KEYS[3]) ~= ARGV[4] then return 0 end`;
 
 /** The cursor and the block's hash in one step; hashes older than the last `keep` go. */
-const ADVANCE = `
+const ADVANCE = `${FENCED}
 redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 if redis.call('HLEN', KEYS[2]) > tonumber(ARGV[3]) + 8 then
@@ -11,34 +15,44 @@ if redis.call('HLEN', KEYS[2]) > tonumber(ARGV[3]) + 8 then
   for _, n in ipairs(redis.call('HKEYS', KEYS[2])) do
     if tonumber(n) <= oldest then redis.call('HDEL', KEYS[2], n) end
   end
-end`;
+end
+return 1`;
 
 /** Every hash above the block rewound to goes, and the cursor moves back to it. */
-const REWIND = `
+const REWIND = `${FENCED}
 redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. ARGV[2])
 for _, n in ipairs(redis.call('HKEYS', KEYS[2])) do
   if tonumber(n) > tonumber(ARGV[1]) then redis.call('HDEL', KEYS[2], n) end
 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])`;
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1`;
 
-/** Takes a free lease, or renews one this owner holds. */
+/**
+ * Renews the lease this owner holds (its token kept), or takes a free one with the next token of
+ * KEYS[2], which only grows. The lease holds "<owner> <token>"; nil while another owner holds it.
+ */
 const LEASE = `
 local holder = redis.call('GET', KEYS[1])
-if holder == false or holder == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 1
+if holder then
+  local owner, token = string.match(holder, '^(%S+) (%d+)$')
+  if owner ~= ARGV[1] then return false end
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return tonumber(token)
 end
-return 0`;
+local token = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. token, 'PX', ARGV[2])
+return token`;
 
 const RELEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+local holder = redis.call('GET', KEYS[1])
+if holder and string.match(holder, '^(%S+) ') == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 0`;
 
 /**
  * A follower's place shared by the replicas, on the service's Redis client (its key prefix
  * applies): `follower:<chain>:cursor` ("<number> <hash>"), `follower:<chain>:blocks` (number →
- * hash, the last OUTCOME_REORG_DEPTH), `follower:<chain>:lease` (the replica that follows now).
- * Three keys a chain, whatever the traffic.
+ * hash, the last OUTCOME_REORG_DEPTH), `follower:<chain>:lease` (the replica that follows now, and its
+ * token), `follower:<chain>:fence` (the latest token). Four keys a chain, whatever the traffic.
  */
 export class RedisFollowerState implements FollowerState {
   constructor(private readonly redis: Redis) {}
@@ -50,16 +64,20 @@ export class RedisFollowerState implements FollowerState {
     return { number: BigInt(number), hash: hash as Hash };
   }
 
-  async advance(chainId: number, cursor: FollowerCursor, keep: number): Promise<void> {
-    await this.redis.eval(
+  async advance(fence: Fence, cursor: FollowerCursor, keep: number): Promise<void> {
+    const { chainId } = fence;
+    const done = await this.redis.eval(
       ADVANCE,
-      2,
+      3,
       key(chainId, 'cursor'),
       key(chainId, 'blocks'),
+      fenceKey(chainId),
       cursor.number.toString(),
       cursor.hash,
       keep,
+      fence.token,
     );
+    if (done !== 1) throw new FencedError(fence);
   }
 
   async hashAt(chainId: number, number: bigint): Promise<Hash | undefined> {
@@ -67,19 +85,32 @@ export class RedisFollowerState implements FollowerState {
     return (hash ?? undefined) as Hash | undefined;
   }
 
-  async rewind(chainId: number, to: FollowerCursor): Promise<void> {
-    await this.redis.eval(
+  async rewind(fence: Fence, to: FollowerCursor): Promise<void> {
+    const { chainId } = fence;
+    const done = await this.redis.eval(
       REWIND,
-      2,
+      3,
       key(chainId, 'cursor'),
       key(chainId, 'blocks'),
+      fenceKey(chainId),
       to.number.toString(),
       to.hash,
+      '',
+      fence.token,
     );
+    if (done !== 1) throw new FencedError(fence);
   }
 
-  async lease(chainId: number, owner: string, ttlMs: number): Promise<boolean> {
-    return (await this.redis.eval(LEASE, 1, key(chainId, 'lease'), owner, ttlMs)) === 1;
+  async lease(chainId: number, owner: string, ttlMs: number): Promise<Fence | undefined> {
+    const token = await this.redis.eval(
+      LEASE,
+      2,
+      key(chainId, 'lease'),
+      fenceKey(chainId),
+      owner,
+      ttlMs,
+    );
+    return typeof token === 'number' ? { chainId, token } : undefined;
   }
 
   async release(chainId: number, owner: string): Promise<void> {
@@ -88,3 +119,9 @@ export class RedisFollowerState implements FollowerState {
 }
 
 const key = (chainId: number, what: string): string => `follower:${chainId}:${what}`;
+
+/**
+ * The chain's latest fencing token: the cursor's writes here, and the intents' writes the follower
+ * makes (src/outcomes' Redis store), check it in the same script.
+ */
+export const fenceKey = (chainId: number): string => key(chainId, 'fence');

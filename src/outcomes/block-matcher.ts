@@ -7,6 +7,7 @@ import type {
   FollowedTransaction,
   SkipReason,
 } from '../follower/followed-block';
+import type { Fence } from '../follower/follower-state';
 import { FOLLOWER_CONFIG, type FollowerConfig } from '../follower/follower.config';
 import { INTENT_STORE, type IntentStore, isOpen, type StoredIntent } from './intent-store';
 import { replaces, type Seen, type SeenTransaction, sightingOf } from './intent-match';
@@ -72,7 +73,7 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
         const seen = sightingOf(stored.intent, seenIn(tx));
         if (!seen) continue;
         moved.add(stored.intent.id);
-        moves.push(this.seen(stored, tx, seen, at));
+        moves.push(this.seen(stored, tx, seen, at, block.fence));
         break;
       }
     }
@@ -85,14 +86,14 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
       for (const stored of calls) {
         if (!(await this.intents.bindHash(stored.intent, tx.hash))) continue;
         moved.add(stored.intent.id);
-        moves.push(this.seen(stored, tx, { sighting: 'call' }, at));
+        moves.push(this.seen(stored, tx, { sighting: 'call' }, at, block.fence));
         break;
       }
     }
     for (const stored of rest) {
       if (moved.has(stored.intent.id)) continue;
       const tx = block.transactions.find((t) => replaces(stored.intent, seenIn(t)));
-      if (tx) moves.push(this.seen(stored, tx, { sighting: 'replacement' }, at));
+      if (tx) moves.push(this.seen(stored, tx, { sighting: 'replacement' }, at, block.fence));
     }
     await Promise.all(moves);
   }
@@ -101,7 +102,7 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
    * Settles what is final now: TX_CONFIRMATIONS deep and, on a node that names a `finalized`
    * block, at or below it. Then forgets what no reorg can reach any more.
    */
-  async head(chainId: number, head: bigint): Promise<void> {
+  async head(chainId: number, head: bigint, fence?: Fence): Promise<void> {
     const depth = BigInt(this.config.confirmations);
     const waiting = (await this.store.seenFrom(chainId, 0n)).filter(
       ({ intent }) => isOpen(intent) && BigInt(intent.blockNumber!) <= head - depth + 1n,
@@ -110,7 +111,7 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
     const deep = waiting.filter(
       ({ intent }) => finalized === undefined || BigInt(intent.blockNumber!) <= finalized,
     );
-    await Promise.all(deep.map((stored) => this.settle(stored)));
+    await Promise.all(deep.map((stored) => this.settle(stored, fence)));
     const reach = BigInt(Math.max(this.following.reorgDepth, this.config.confirmations));
     await this.store.trimSeen(chainId, head - reach);
   }
@@ -133,11 +134,11 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
    * open goes back to `answered`, to be seen again (silently: nothing was announced); what had
    * settled keeps its status and is announced `reorged`, once.
    */
-  async rewound(chainId: number, ancestor: bigint): Promise<void> {
+  async rewound(chainId: number, ancestor: bigint, fence?: Fence): Promise<void> {
     const gone = await this.store.seenFrom(chainId, ancestor + 1n);
     await Promise.all(
       gone.map((stored) =>
-        isOpen(stored.intent) ? this.reopen(stored) : this.intents.reorged(stored),
+        isOpen(stored.intent) ? this.reopen(stored, fence) : this.intents.reorged(stored, fence),
       ),
     );
   }
@@ -147,15 +148,20 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
     tx: FollowedTransaction,
     seen: Seen | { sighting: 'replacement' },
     at: { blockNumber: string; blockHash: Hash },
+    fence: Fence | undefined,
   ): Promise<void> {
-    const moved = await this.intents.move(stored, {
-      status: 'submitted',
-      hash: tx.hash,
-      seenAs: seen.sighting,
-      userOpNonce: 'userOpNonce' in seen ? seen.userOpNonce?.toString() : undefined,
-      pendingNonce: undefined,
-      ...at,
-    });
+    const moved = await this.intents.move(
+      stored,
+      {
+        status: 'submitted',
+        hash: tx.hash,
+        seenAs: seen.sighting,
+        userOpNonce: 'userOpNonce' in seen ? seen.userOpNonce?.toString() : undefined,
+        pendingNonce: undefined,
+        ...at,
+      },
+      fence,
+    );
     const reported = stored.intent.hash;
     // A speed-up mined in place of the reported transaction: the reported hash is free again.
     if (moved && reported && reported !== tx.hash && seen.sighting !== 'replacement') {
@@ -164,33 +170,37 @@ export class BlockMatcher implements BlockSubscriber, OnModuleInit {
     if (!moved && seen.sighting === 'call') await this.intents.unbindHash(stored.intent, tx.hash);
   }
 
-  private async settle(stored: StoredIntent): Promise<void> {
+  private async settle(stored: StoredIntent, fence?: Fence): Promise<void> {
     const { intent } = stored;
     const receipt = await this.receipts.of(intent.chainId, intent.hash!);
     if (receipt === undefined || receipt.blockHash !== intent.blockHash) {
       // Its block is no longer the chain's (a reorg the follower has not reached yet).
-      return this.reopen(stored);
+      return this.reopen(stored, fence);
     }
     const status = outcomeOf(intent, receipt);
     // A wallet's transaction that did not run the call after all (its wrapper failed whole).
-    if (status === undefined) return this.reopen(stored);
-    await this.intents.move(stored, { status });
+    if (status === undefined) return this.reopen(stored, fence);
+    await this.intents.move(stored, { status }, fence);
   }
 
-  private async reopen(stored: StoredIntent): Promise<void> {
+  private async reopen(stored: StoredIntent, fence?: Fence): Promise<void> {
     const { intent } = stored;
     this.logger.warn(
       `Intent ${intent.id}: block ${intent.blockNumber} left the chain; watching again`,
     );
-    const moved = await this.intents.move(stored, {
-      status: 'answered',
-      hash: undefined,
-      seenAs: undefined,
-      userOpNonce: undefined,
-      pendingNonce: undefined,
-      blockNumber: undefined,
-      blockHash: undefined,
-    });
+    const moved = await this.intents.move(
+      stored,
+      {
+        status: 'answered',
+        hash: undefined,
+        seenAs: undefined,
+        userOpNonce: undefined,
+        pendingNonce: undefined,
+        blockNumber: undefined,
+        blockHash: undefined,
+      },
+      fence,
+    );
     if (moved && intent.hash) await this.intents.unbindHash(intent, intent.hash);
   }
 }

@@ -1,3 +1,4 @@
+import type { Fence } from '../follower/follower-state';
 import type { TransactionIntent, TransactionOutcome } from './outcome.types';
 
 /**
@@ -39,13 +40,15 @@ export interface IntentStore {
    * Replaces `current` by `next` if nobody changed it since it was read; `dueAt` reschedules its
    * expiry (null: it is settled and leaves the schedule). False when another write won. With
    * `announce`, the outcome to deliver is written to the outbox in the same atomic step, leased to
-   * the writer until `announce.leaseUntil`.
+   * the writer until `announce.leaseUntil`. With `fence` (the chain follower's lease), refused
+   * with a FencedError when that lease was taken over, in the same atomic step.
    */
   replace(
     current: StoredIntent,
     next: TransactionIntent,
     dueAt: number | null,
     announce?: Announcement,
+    fence?: Fence,
   ): Promise<boolean>;
   /** Takes up to `limit` intents due by `now`, each leased until `leaseUntil`. Atomic. */
   claimDue(now: number, leaseUntil: number, limit: number): Promise<DueIntent[]>;

@@ -11,6 +11,7 @@ import {
   type StoredIntent,
 } from './intent-store';
 import { OutboxRelay } from './outbox-relay';
+import type { Fence } from '../follower/follower-state';
 import { OutcomeMetrics } from './outcome-metrics';
 import {
   deliveryIdOf,
@@ -112,11 +113,13 @@ export class IntentsService {
   /**
    * Moves an intent (a compare-and-set): the intent written, or undefined when another write
    * won. An open intent stays on the expiry schedule; one that settles leaves it, and its outcome
-   * enters the outbox in the same write, to be delivered (OutboxRelay).
+   * enters the outbox in the same write, to be delivered (OutboxRelay). A move the chain follower
+   * makes carries its lease (`fence`): refused (FencedError) once another follower took over.
    */
   async move(
     stored: StoredIntent,
     change: Partial<TransactionIntent>,
+    fence?: Fence,
   ): Promise<TransactionIntent | undefined> {
     const next: TransactionIntent = { ...stored.intent, ...change, updatedAt: Date.now() };
     const settled = isSettled(next.status);
@@ -125,7 +128,7 @@ export class IntentsService {
         ? this.announcement(next.status as SettledStatus, next, next.updatedAt)
         : undefined;
     const dueAt = settled ? null : this.deadline(next);
-    if (!(await this.store.replace(stored, next, dueAt, announce))) return undefined;
+    if (!(await this.store.replace(stored, next, dueAt, announce, fence))) return undefined;
     this.transitioned(stored.intent, next);
     if (announce) this.relay.drive(announce);
     return next;
@@ -135,12 +138,12 @@ export class IntentsService {
    * A settled intent whose block left the chain: it keeps its final status (never a second,
    * contradicting one), is marked `reorgedAt`, and its hooks and webhook hear `reorged`, once.
    */
-  async reorged(stored: StoredIntent): Promise<void> {
+  async reorged(stored: StoredIntent, fence?: Fence): Promise<void> {
     const { intent } = stored;
     if (intent.reorgedAt !== undefined || !isSettled(intent.status)) return;
     const next: TransactionIntent = { ...intent, reorgedAt: Date.now() };
     const announce = this.announcement('reorged', next, next.reorgedAt!);
-    if (!(await this.store.replace(stored, next, null, announce))) return;
+    if (!(await this.store.replace(stored, next, null, announce, fence))) return;
     this.metrics.entered(intent.action, 'reorged');
     this.logger.warn(
       `Intent ${intent.id} ${intent.status}: its block ${intent.blockNumber} left the chain (reorged past its confirmations)`,

@@ -45,9 +45,11 @@ return out`;
  * client's open set, the claimed open set, the outbox, the outbox's schedule. An empty ARGV
  * leaves an index; ARGV[8] is '1' for a claimed user (its client's and the claimed sets follow its
  * openness); ARGV[9], when set, is a delivery id whose outcome (ARGV[10]) enters the outbox with
- * the transition, leased until ARGV[11].
+ * the transition, leased until ARGV[11]. With ARGV[12] (a follower's fencing token), refused (2)
+ * unless it is still the chain's latest (KEYS[10]).
  */
 export const REPLACE = `
+if ARGV[12] ~= '' and redis.call('GET', KEYS[10]) ~= ARGV[12] then return 2 end
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 if ARGV[4] == '' then redis.call('ZREM', KEYS[2], ARGV[5])

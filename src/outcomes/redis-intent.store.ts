@@ -1,4 +1,6 @@
 import type { Redis } from 'ioredis';
+import { type Fence, FencedError } from '../follower/follower-state';
+import { fenceKey } from '../follower/redis-follower.state';
 import type { TransactionIntent, TransactionOutcome } from './outcome.types';
 import {
   type Announcement,
@@ -66,7 +68,7 @@ export class RedisIntentStore implements IntentStore {
   ) {
     redis.defineCommand('intentCreate', { numberOfKeys: 7, lua: CREATE });
     redis.defineCommand('intentRecentOf', { numberOfKeys: 1, lua: RECENT_OF });
-    redis.defineCommand('intentReplace', { numberOfKeys: 9, lua: REPLACE });
+    redis.defineCommand('intentReplace', { numberOfKeys: 10, lua: REPLACE });
     redis.defineCommand('intentOutboxTake', { numberOfKeys: 2, lua: OUTBOX_TAKE });
     redis.defineCommand('intentClaimDue', { numberOfKeys: 1, lua: CLAIM_DUE });
     redis.defineCommand('intentOpenOf', { lua: OPEN_OF });
@@ -112,6 +114,7 @@ export class RedisIntentStore implements IntentStore {
     next: TransactionIntent,
     dueAt: number | null,
     announce?: Announcement,
+    fence?: Fence,
   ): Promise<boolean> {
     const done = await this.scripted.intentReplace(
       key(next.id),
@@ -123,6 +126,7 @@ export class RedisIntentStore implements IntentStore {
       RedisIntentStore.CLAIMED,
       OUTBOX,
       OUTBOX_DUE,
+      fenceKey(fence?.chainId ?? next.chainId),
       current.version,
       serializeIntent(next),
       this.retentionMs,
@@ -134,7 +138,9 @@ export class RedisIntentStore implements IntentStore {
       announce?.deliveryId ?? '',
       announce ? JSON.stringify(announce.outcome) : '',
       announce?.leaseUntil ?? '',
+      fence?.token ?? '',
     );
+    if (done === 2) throw new FencedError(fence!);
     return done === 1;
   }
 

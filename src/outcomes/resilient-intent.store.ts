@@ -1,6 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import { ActionException } from '../contract/action.exception';
 import { behindBreaker, type RedisBreaker } from '../telemetry/redis/redis.provider';
+import type { Fence } from '../follower/follower-state';
 import type { TransactionIntent } from './outcome.types';
 import type {
   Announcement,
@@ -37,8 +38,9 @@ export class ResilientIntentStore implements IntentStore {
     next: TransactionIntent,
     dueAt: number | null,
     announce?: Announcement,
+    fence?: Fence,
   ): Promise<boolean> {
-    return this.guard(() => this.store.replace(current, next, dueAt, announce));
+    return this.guard(() => this.store.replace(current, next, dueAt, announce, fence));
   }
 
   claimDue(now: number, leaseUntil: number, limit: number): Promise<DueIntent[]> {
