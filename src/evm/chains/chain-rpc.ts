@@ -13,6 +13,7 @@ import {
 } from 'viem';
 import { type ChainInfo, CHAINS_CONFIG, type ChainsConfig } from './chains.config';
 import { ActionException } from '../../contract/action.exception';
+import type { Lane } from '../../outbound/http/host-policy';
 import { UpstreamBounds } from '../../outbound/http/upstream-bounds';
 import { findRefusal } from '../../outbound/http/upstream-refusal.exception';
 import { UpstreamError } from '../../outbound/http/upstream.error';
@@ -118,6 +119,7 @@ export class ChainRpc {
   private readonly logger = new Logger(ChainRpc.name);
   private readonly clients = new Map<number, PublicClient>();
   private readonly batches = new Map<number, RpcBatch>();
+  private readonly laneClients = new Map<string, PublicClient>();
 
   constructor(
     @Inject(CHAINS_CONFIG) private readonly config: ChainsConfig,
@@ -140,6 +142,28 @@ export class ChainRpc {
         }),
       });
       this.clients.set(chain.chainId, client);
+    }
+    return client;
+  }
+
+  /**
+   * The chain's client on a bulkhead of its own (a Lane): calls a stranger can make slow (sign-in's
+   * contract-wallet checks) never take the slots of the simulations and reads. Not batched: each
+   * call is one request, so one slow call never holds others in its batch.
+   */
+  laneClient(chain: ChainInfo, lane: Lane): PublicClient {
+    const key = `${lane.name} ${chain.chainId}`;
+    let client = this.laneClients.get(key);
+    if (!client) {
+      const upstream = `rpc_${chain.chainId}_${lane.name}`;
+      client = createPublicClient({
+        transport: http(chain.rpcUrl, {
+          timeout: this.config.timeoutMs,
+          retryCount: 0,
+          fetchFn: checkedFetch(this.bounds.fetchFn(this.config.timeoutMs, upstream, lane)),
+        }),
+      });
+      this.laneClients.set(key, client);
     }
     return client;
   }
@@ -174,14 +198,18 @@ export class ChainRpc {
     return checkedFetch(this.bounds.fetchFn(this.config.timeoutMs, `rpc_${chain.chainId}`));
   }
 
-  /** Runs calls against a chain: a revert is a 400 (the transaction would fail), the rest 500s. */
+  /**
+   * Runs calls against a chain (on `lane`'s bulkhead when given): a revert is a 400 (the
+   * transaction would fail), the rest 500s.
+   */
   async read<T>(
     chain: ChainInfo,
     what: string,
     run: (client: PublicClient) => Promise<T>,
+    lane?: Lane,
   ): Promise<T> {
     try {
-      return await run(this.client(chain));
+      return await run(lane ? this.laneClient(chain, lane) : this.client(chain));
     } catch (error) {
       if (error instanceof ActionException) throw error;
       if (rpcFailureKind(error) === 'reverted') {
