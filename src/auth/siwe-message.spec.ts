@@ -51,9 +51,14 @@ describe('parseStrict: the message is exactly the one its fields make', () => {
     expect(invalid(`${MESSAGE}\nFavourite colour: blue`)).toMatch(/exact form/);
   });
 
-  it('refuses a lower-case address, a time without milliseconds, and another version', () => {
+  it('reads an address in lower case as its checksum; refuses a wrong checksum', () => {
     const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-    expect(invalid(MESSAGE.replace(address, address.toLowerCase()))).toMatch(/exact form/);
+    expect(parseStrict(MESSAGE.replace(address, address.toLowerCase()))).toMatchObject({ address });
+    const wrong = address.replace('Fd6e', 'fD6e');
+    expect(invalid(MESSAGE.replace(address, wrong))).toBeDefined();
+  });
+
+  it('refuses a time without milliseconds, and another version', () => {
     expect(invalid(MESSAGE.replace('00:00:00.000Z', '00:00:00Z'))).toMatch(/exact form/);
     expect(invalid(MESSAGE.replace('Version: 1', 'Version: 2'))).toBeDefined();
   });

@@ -65,6 +65,8 @@ describe('Sign-in: what it costs the node', () => {
         OUTCOME_POLL_MS: '600000',
         EXTERNAL_MAX_CONCURRENCY: String(CHECKS_AT_ONCE),
         EXTERNAL_MAX_QUEUE: '0',
+        // Checks held at the proxy (the last test) must outlive a loaded machine's send-tokens.
+        EXTERNAL_TIMEOUT_MS: '60000',
         AUTH_WALLET_CHECK_CONCURRENCY: String(CHECKS_AT_ONCE),
         AUTH_WALLET_CHECK_GAS: String(GAS_CAP),
       },
@@ -170,11 +172,14 @@ describe('Sign-in: what it costs the node', () => {
     try {
       const signIns = await burningSignIns();
       await held;
-      for (let i = 0; i < 3; i += 1) expect((await sendToken()).status).toBe(200);
+      const sent = [await sendToken(), await sendToken()];
+      expect(sent.map((answer) => answer.status)).toEqual([200, 200]);
       expect(holding).toBe(CHECKS_AT_ONCE);
       release();
       const refusals = await Promise.all(signIns);
-      expect(refusals.map((r) => r.status)).toEqual(refusals.map(() => 401));
+      expect(refusals.map((r) => [r.status, r.body.data])).toEqual(
+        refusals.map(() => [401, { code: 'SIWE_REFUSED' }]),
+      );
     } finally {
       recorder.holding = undefined;
       release();
