@@ -17,6 +17,7 @@ import type { Lane } from '../../outbound/http/host-policy';
 import { UpstreamBounds } from '../../outbound/http/upstream-bounds';
 import { findRefusal } from '../../outbound/http/upstream-refusal.exception';
 import { UpstreamError } from '../../outbound/http/upstream.error';
+import { LaneClients } from './lane-clients';
 import { checkedFetch, RpcAnswerError } from './rpc-answers';
 import { RpcBatch } from './rpc-batch';
 import { limitLog } from '../../telemetry/logging/log-limiter';
@@ -119,12 +120,14 @@ export class ChainRpc {
   private readonly logger = new Logger(ChainRpc.name);
   private readonly clients = new Map<number, PublicClient>();
   private readonly batches = new Map<number, RpcBatch>();
-  private readonly laneClients = new Map<string, PublicClient>();
+  private readonly lanes: LaneClients;
 
   constructor(
     @Inject(CHAINS_CONFIG) private readonly config: ChainsConfig,
     private readonly bounds: UpstreamBounds,
-  ) {}
+  ) {
+    this.lanes = new LaneClients(bounds, config.timeoutMs);
+  }
 
   /**
    * The chain's viem client, made on first use and kept: batched, bounded and never retried (see
@@ -146,26 +149,9 @@ export class ChainRpc {
     return client;
   }
 
-  /**
-   * The chain's client on a bulkhead of its own (a Lane): calls a stranger can make slow (sign-in's
-   * contract-wallet checks) never take the slots of the simulations and reads. Not batched: each
-   * call is one request, so one slow call never holds others in its batch.
-   */
+  /** The chain's client on a bulkhead of its own (LaneClients). */
   laneClient(chain: ChainInfo, lane: Lane): PublicClient {
-    const key = `${lane.name} ${chain.chainId}`;
-    let client = this.laneClients.get(key);
-    if (!client) {
-      const upstream = `rpc_${chain.chainId}_${lane.name}`;
-      client = createPublicClient({
-        transport: http(chain.rpcUrl, {
-          timeout: this.config.timeoutMs,
-          retryCount: 0,
-          fetchFn: checkedFetch(this.bounds.fetchFn(this.config.timeoutMs, upstream, lane)),
-        }),
-      });
-      this.laneClients.set(key, client);
-    }
-    return client;
+    return this.lanes.client(chain, lane);
   }
 
   /** RPC_MAX_BATCH_CALLS: the most calls a request carries, for callers that page their own. */
