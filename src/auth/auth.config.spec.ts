@@ -3,20 +3,52 @@ import { loadAuthConfig, missingSecretWarning, signInAvailable } from './auth.co
 import type { AppConfig } from '../config/app.config';
 
 const production = { nodeEnv: 'production' } as AppConfig;
-const SECRET = 'x'.repeat(32);
+const SECRET = 'OEaaSCHzT7T4ADcJ1jzbMuSgSw6iR3S8YMMft0IVMyQ=';
 
 describe('sign-in configuration', () => {
-  it('reads a secret of 32 bytes or more, counted in UTF-8 bytes, never shown in the refusal', () => {
+  it('reads the base64 (standard or URL-safe) or hex of 32 bytes or more', () => {
+    const bytes = Buffer.from(SECRET, 'base64');
+    const read = (secret: string): Buffer =>
+      Buffer.from(loadAuthConfig({ AUTH_SECRET: secret }).secret);
     expect(loadAuthConfig({ AUTH_SECRET: SECRET }).secretConfigured).toBe(true);
-    // 16 two-byte characters: 32 bytes.
-    expect(loadAuthConfig({ AUTH_SECRET: 'é'.repeat(16) }).secret).toHaveLength(32);
-    expect(() => loadAuthConfig({ AUTH_SECRET: 'short secret' })).toThrow(ConfigError);
+    expect(read(SECRET).equals(bytes)).toBe(true);
+    expect(read(bytes.toString('base64url')).equals(bytes)).toBe(true);
+    expect(read(bytes.toString('hex')).equals(bytes)).toBe(true);
+    expect(read(`0x${bytes.toString('hex').toUpperCase()}`).equals(bytes)).toBe(true);
+  });
+
+  it.each([
+    ['a passphrase of 32 characters', 'correct horse battery staple 123'],
+    ['32 characters that are base64 of 24 bytes', 'x'.repeat(32)],
+    ['the hex of 31 bytes', 'ab'.repeat(31)],
+    ['base64 with a stray character', `${SECRET.slice(0, 20)}!${SECRET.slice(21)}`],
+  ])('refuses %s, says how to make a key, never shows it', (_, secret) => {
+    expect(() => loadAuthConfig({ AUTH_SECRET: secret })).toThrow(ConfigError);
     try {
-      loadAuthConfig({ AUTH_SECRET: 'short secret' });
+      loadAuthConfig({ AUTH_SECRET: secret });
     } catch (error) {
       expect((error as Error).message).toContain('AUTH_SECRET=<not shown>');
-      expect((error as Error).message).not.toContain('short secret');
+      expect((error as Error).message).toContain('openssl rand -base64 32');
+      expect((error as Error).message).not.toContain(secret);
     }
+  });
+
+  it('reads the contract-wallet check bounds, refusing what is out of range', () => {
+    expect(loadAuthConfig({})).toMatchObject({
+      walletCheckConcurrency: 4,
+      walletCheckGas: 1_000_000n,
+    });
+    const set = { AUTH_WALLET_CHECK_CONCURRENCY: '2', AUTH_WALLET_CHECK_GAS: '500000' };
+    expect(loadAuthConfig(set)).toMatchObject({
+      walletCheckConcurrency: 2,
+      walletCheckGas: 500_000n,
+    });
+    expect(() => loadAuthConfig({ AUTH_WALLET_CHECK_GAS: '60000000' })).toThrow(
+      /AUTH_WALLET_CHECK_GAS/,
+    );
+    expect(() => loadAuthConfig({ AUTH_WALLET_CHECK_CONCURRENCY: '0' })).toThrow(
+      /AUTH_WALLET_CHECK_CONCURRENCY/,
+    );
   });
 
   it('without a secret, signs with a random key of its own, other in each process', () => {

@@ -13,9 +13,10 @@ export const MIN_SECRET_BYTES = 32;
 /** Sign-In with Ethereum and its sessions (docs/verified-users.md). */
 class AuthEnv {
   /**
-   * Key of the session tokens (HS256), at least 32 bytes; never logged. Unset in production,
-   * sign-in answers 503 (and the boot warns when an action declares `user: 'verified'`); unset
-   * elsewhere: a random key per process (its sessions end with it).
+   * Key of the session tokens (HS256): the base64 or hex of at least 32 random bytes
+   * (`openssl rand -base64 32`); never logged. Unset in production, sign-in answers 503 (and the
+   * boot warns when an action declares `user: 'verified'`); unset elsewhere: a random key per
+   * process (its sessions end with it).
    */
   @IsOptional()
   @IsString()
@@ -65,6 +66,29 @@ class AuthEnv {
   @Min(100)
   @Max(10_000_000)
   AUTH_MEMORY_MAX = 100_000;
+
+  /**
+   * Contract-wallet signature checks (ERC-1271, ERC-6492) in flight at once per RPC node, on a
+   * bulkhead of their own (as many again wait; more answer 503): they never take the slots of
+   * the simulations and chain reads. An EOA's signature is recovered locally and needs none.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  AUTH_WALLET_CHECK_CONCURRENCY = 4;
+
+  /**
+   * Gas each contract-wallet check's `eth_call` may burn (the ERC-6492 factory's deployment and
+   * `isValidSignature` included): a signature whose factory loops ends out of gas, not at the timeout.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100_000)
+  @Max(30_000_000)
+  AUTH_WALLET_CHECK_GAS = 1_000_000;
 }
 
 export interface AuthConfig {
@@ -78,14 +102,15 @@ export interface AuthConfig {
   /** Lower-case hosts a message may name; empty: PUBLIC_BASE_URL's host or the request's. */
   domains: string[];
   memoryMax: number;
+  /** AUTH_WALLET_CHECK_CONCURRENCY. */
+  walletCheckConcurrency: number;
+  /** AUTH_WALLET_CHECK_GAS. */
+  walletCheckGas: bigint;
 }
 
 export function loadAuthConfig(env: Env): AuthConfig {
   const vars = readEnv(AuthEnv, env, 'sign-in configuration');
-  const secret = vars.AUTH_SECRET === undefined ? undefined : Buffer.from(vars.AUTH_SECRET, 'utf8');
-  if (secret && secret.length < MIN_SECRET_BYTES) {
-    throw new ConfigError([`AUTH_SECRET=<not shown>: must be at least ${MIN_SECRET_BYTES} bytes`]);
-  }
+  const secret = vars.AUTH_SECRET === undefined ? undefined : decodeSecret(vars.AUTH_SECRET);
   return {
     secret: new Uint8Array(secret ?? randomBytes(MIN_SECRET_BYTES)),
     secretConfigured: secret !== undefined,
@@ -97,7 +122,38 @@ export function loadAuthConfig(env: Env): AuthConfig {
       .map((host) => host.trim().toLowerCase())
       .filter(Boolean),
     memoryMax: vars.AUTH_MEMORY_MAX,
+    walletCheckConcurrency: vars.AUTH_WALLET_CHECK_CONCURRENCY,
+    walletCheckGas: BigInt(vars.AUTH_WALLET_CHECK_GAS),
   };
+}
+
+const HEX = /^(?:0x)?((?:[0-9a-f]{2})+)$/i;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$|^[A-Za-z0-9_-]+$/;
+
+/**
+ * The key's bytes, from hex or base64 (standard or URL-safe). Read as text, 32 characters of a
+ * passphrase hold far fewer than the 256 bits HS256 wants; encoded random bytes hold them all.
+ * Hex is tried first: `openssl rand -base64 32` ends with `=`, never a hex digit.
+ */
+function decodeSecret(text: string): Buffer {
+  const value = text.trim();
+  const hex = HEX.exec(value);
+  let bytes: Buffer | undefined;
+  if (hex) bytes = Buffer.from(hex[1], 'hex');
+  else if (BASE64.test(value)) {
+    const decoded = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    // Node skips what is not base64: a key must survive the round trip whole.
+    const same = decoded.toString('base64').replace(/=+$/, '') === value.replace(/=+$/, '');
+    const sameUrl = decoded.toString('base64url') === value;
+    if (same || sameUrl) bytes = decoded;
+  }
+  if (!bytes || bytes.length < MIN_SECRET_BYTES) {
+    throw new ConfigError([
+      `AUTH_SECRET=<not shown>: must be the base64 or hex of at least ${MIN_SECRET_BYTES} random bytes ` +
+        '(make one with `openssl rand -base64 32`)',
+    ]);
+  }
+  return bytes;
 }
 
 /**
@@ -119,7 +175,7 @@ export function missingSecretWarning(
   if (!needed || signInAvailable(auth, app)) return undefined;
   return (
     `AUTH_SECRET is unset in production: sign-in answers 503, so the actions that declare ` +
-    `user: 'verified' refuse everyone (set at least ${MIN_SECRET_BYTES} bytes; docs/verified-users.md)`
+    `user: 'verified' refuse everyone (set it to the output of openssl rand -base64 32; docs/verified-users.md)`
   );
 }
 

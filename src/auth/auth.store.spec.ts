@@ -6,8 +6,11 @@ describe('MemoryAuthStore', () => {
     const store = new MemoryAuthStore(100);
     await store.issueNonce('a', 60_000);
     await store.issueNonce('b', 1);
+    // Looking does not use it: only consuming does.
+    expect([await store.hasNonce('a'), await store.hasNonce('a')]).toEqual([true, true]);
     expect([await store.consumeNonce('a'), await store.consumeNonce('a')]).toEqual([true, false]);
     await new Promise((resolve) => setTimeout(resolve, 20));
+    expect([await store.hasNonce('a'), await store.hasNonce('b')]).toEqual([false, false]);
     expect(await store.consumeNonce('b')).toBe(false);
     expect(await store.consumeNonce('never given')).toBe(false);
   });

@@ -10,6 +10,11 @@ import { behindBreaker, type RedisBreaker } from '../telemetry/redis/redis.provi
  */
 export interface AuthStore {
   issueNonce(nonce: string, ttlMs: number): Promise<void>;
+  /**
+   * Whether the nonce was given and is still unused, without using it: sign-in asks before it
+   * spends anything on the signature, and consumes the nonce only once the signature holds.
+   */
+  hasNonce(nonce: string): Promise<boolean>;
   /** True the first time only, across replicas; false for a nonce unknown, used or expired. */
   consumeNonce(nonce: string): Promise<boolean>;
   /** Puts a session on the deny-list until `ttlMs` from now (when its token expires anyway). */
@@ -43,6 +48,10 @@ export class MemoryAuthStore implements AuthStore {
   issueNonce(nonce: string, ttlMs: number): Promise<void> {
     this.nonces.set(nonce, true, { ttl: ttlMs });
     return Promise.resolve();
+  }
+
+  hasNonce(nonce: string): Promise<boolean> {
+    return Promise.resolve(this.nonces.has(nonce));
   }
 
   consumeNonce(nonce: string): Promise<boolean> {
@@ -79,6 +88,10 @@ export class RedisAuthStore implements AuthStore {
     return this.guard(async () => {
       await this.redis.set(`auth:nonce:${nonce}`, '1', 'PX', ttlMs);
     });
+  }
+
+  hasNonce(nonce: string): Promise<boolean> {
+    return this.guard(async () => (await this.redis.exists(`auth:nonce:${nonce}`)) === 1);
   }
 
   consumeNonce(nonce: string): Promise<boolean> {

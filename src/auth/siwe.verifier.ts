@@ -1,12 +1,15 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { type Address, getAddress, type Hex, isHex } from 'viem';
-import { parseSiweMessage, type SiweMessage, validateSiweMessage } from 'viem/siwe';
+import { type SiweMessage, validateSiweMessage } from 'viem/siwe';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { permanentBaseUrl, type RequestOrigin } from '../config/published-base-url';
 import { ActionException } from '../contract/action.exception';
 import { ChainRegistry } from '../evm/chains/chain-registry';
+import type { Lane } from '../outbound/http/host-policy';
 import { AUTH_CONFIG, type AuthConfig } from './auth.config';
 import { AUTH_STORE, type AuthStore } from './auth.store';
+import { parseStrict } from './siwe-message';
+import { signedByContract, signedByKey } from './wallet-signature';
 
 /** Longest message and signature read (an ERC-6492 signature carries its factory's call). */
 const MAX_MESSAGE = 4_096;
@@ -33,11 +36,13 @@ const refused = (reason: string): ActionException =>
   });
 
 /**
- * Checks a Sign-In with Ethereum (EIP-4361) message and its signature, with viem: the domain and
- * URI against the hosts this service answers for, the chain among those served, the times within
- * AUTH_CLOCK_SKEW_S, the signature on that chain's own node (`verifySiweMessage`: an EOA's
- * recovery, a deployed wallet's ERC-1271 `isValidSignature`, an undeployed one's ERC-6492
- * wrapper), and last the nonce, consumed (a forged signature never burns an honest user's nonce).
+ * Checks a Sign-In with Ethereum (EIP-4361) message and its signature, with viem, cheapest first
+ * so a stranger costs the node nothing: the message in its exact form (siwe-message.ts), the
+ * domain and URI against the hosts this service answers for, the chain among those served, the
+ * times within AUTH_CLOCK_SKEW_S, the nonce known (looked up, not used), then the signature: an
+ * EOA's recovered here; only otherwise a contract wallet's (ERC-1271, ERC-6492) asked of that
+ * chain's node, on a bulkhead and a gas cap of its own. The nonce is consumed last, so a forged
+ * signature never burns an honest user's nonce.
  */
 @Injectable()
 export class SiweVerifier {
@@ -46,15 +51,20 @@ export class SiweVerifier {
     @Inject(APP_CONFIG) private readonly app: AppConfig,
     @Inject(AUTH_STORE) private readonly store: AuthStore,
     private readonly chains: ChainRegistry,
-  ) {}
+  ) {
+    const concurrency = config.walletCheckConcurrency;
+    // As many wait as run: a burst of honest smart wallets queues, a flood is refused (503).
+    this.lane = { name: 'wallet_check', maxConcurrency: concurrency, maxQueue: concurrency };
+  }
+
+  /** The contract-wallet checks' own bulkhead on each node (AUTH_WALLET_CHECK_CONCURRENCY). */
+  private readonly lane: Lane;
 
   async verify(body: unknown, origin: RequestOrigin): Promise<SignedIn> {
     const { message, signature } = readBody(body);
-    const parsed = parseSiweMessage(message);
+    const parsed = parseStrict(message);
+    if ('invalid' in parsed) throw invalid(parsed.invalid);
     const { address, chainId, domain, uri, nonce } = parsed;
-    if (!address || !chainId || !domain || !uri || !nonce || !parsed.issuedAt) {
-      throw invalid('the message lacks its address, chain, domain, URI, nonce or issued-at time');
-    }
     const hosts = this.hosts(origin);
     if (!hosts.includes(domain.toLowerCase()))
       throw refused(`the domain ${domain} is not this service`);
@@ -75,12 +85,25 @@ export class SiweVerifier {
     if (!validateSiweMessage({ message: parsed, domain, nonce, time })) {
       throw invalid('the message does not follow EIP-4361');
     }
-    const valid = await this.chains.read(chain, 'sign-in signature', (client) =>
-      client.verifySiweMessage({ message, signature, time }),
-    );
+    const unknownNonce = (): ActionException => refused('the nonce is unknown, used or expired');
+    if (!(await this.store.hasNonce(nonce))) throw unknownNonce();
+    const valid =
+      (await signedByKey(address, message, signature)) ||
+      (await this.chains.read(
+        chain,
+        'sign-in signature',
+        (client) =>
+          signedByContract(client, {
+            address,
+            message,
+            signature,
+            gas: this.config.walletCheckGas,
+          }),
+        this.lane,
+      ));
     if (!valid) throw refused(`the signature is not ${address}'s`);
-    if (!(await this.store.consumeNonce(nonce)))
-      throw refused('the nonce is unknown, used or expired');
+    // Two sign-ins racing with one nonce: only the first consumes it.
+    if (!(await this.store.consumeNonce(nonce))) throw unknownNonce();
     return { address: getAddress(address), chainId };
   }
 
@@ -88,10 +111,14 @@ export class SiweVerifier {
    * The message's times against now, each forgiven AUTH_CLOCK_SKEW_S; returns the time viem checks
    * the message at (now, moved into its validity by at most the skew).
    */
-  private checkTimes({ issuedAt, expirationTime, notBefore }: Partial<SiweMessage>): Date {
+  private checkTimes({
+    issuedAt,
+    expirationTime,
+    notBefore,
+  }: SiweMessage & { issuedAt: Date }): Date {
     const now = Date.now();
     const skew = this.config.clockSkewS * 1000;
-    const issued = issuedAt!.getTime();
+    const issued = issuedAt.getTime();
     if (issued > now + skew) throw refused('the message was issued in the future');
     if (issued < now - this.config.nonceTtlS * 1000 - skew) throw refused('the message is too old');
     if (expirationTime && expirationTime.getTime() <= now - skew)

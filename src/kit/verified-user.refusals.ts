@@ -20,7 +20,9 @@ const SIGN_IN = `Sign in with Ethereum: GET ${NONCE_PATH}, then POST ${SIGN_IN_P
  * - a bearer token that proves nothing (malformed, forged, expired, revoked, another audience) is
  *   a 401 `UNVERIFIED_USER` on any action: the caller meant to prove who it is and did not;
  * - an action declared `user: 'verified'` without a session is the same 401;
- * - a session whose address is not the one the request claims is a 403 `USER_MISMATCH`.
+ * - a session whose address is not the one the request claims is a 403 `USER_MISMATCH`;
+ * - a session signed in on another chain than the request's is a 403 `SESSION_CHAIN_MISMATCH`:
+ *   a contract wallet's owners differ per chain, so a signature proves the address on its chain only.
  * A store of sessions that cannot answer is a 503, never a 500 nor a pass.
  */
 export function refuseInvalidToken(call: ActionCall, reply: FastifyReply): void {
@@ -60,6 +62,19 @@ export function refuseUnverified(call: ActionCall, reply: FastifyReply): void {
       message: 'You are signed in with another wallet than the one this request names',
       data: { code: 'USER_MISMATCH', invalidParams: ['userAddress'] },
       code: 'USER_MISMATCH',
+    });
+  }
+  // The request's chain as the action runs it (ChainRegistry.forRequest): named, else the source.
+  const chainId = call.context.sourceChain ?? call.declaration.chains.source;
+  if (chainId !== verified.chainId) {
+    throw new ActionException(HttpStatus.FORBIDDEN, 'The session is for another chain', {
+      message: `You signed in on chain ${verified.chainId}, and this request runs on chain ${chainId}: sign in on chain ${chainId}`,
+      data: {
+        code: 'SESSION_CHAIN_MISMATCH',
+        signIn: SIGN_IN_PATH,
+        sessionChain: verified.chainId,
+      },
+      code: 'SESSION_CHAIN_MISMATCH',
     });
   }
 }

@@ -7,6 +7,7 @@ export {
 } from './http/external-http';
 export { ExternalHttpModule } from './http/external-http.module';
 export { UpstreamBounds } from './http/upstream-bounds';
+export type { Lane } from './http/host-policy';
 export { UpstreamRefusal, type RefusalReason } from './http/upstream-refusal.exception';
 export { ResultCache, type Cached } from './cache/result-cache';
 export { normalizeKeyText } from './cache/cache-key';

@@ -46,7 +46,10 @@ describe('AUTH_SECRET at boot (production)', () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const [withSecret, without] = await Promise.all([
       createTestApp({
-        env: { NODE_ENV: 'production', AUTH_SECRET: 'a production key of 32 bytes or more' },
+        env: {
+          NODE_ENV: 'production',
+          AUTH_SECRET: 'OEaaSCHzT7T4ADcJ1jzbMuSgSw6iR3S8YMMft0IVMyQ=',
+        },
         actions: [MyTransactionsModule],
       }),
       createTestApp({ env: { NODE_ENV: 'production' }, actions: [CalculatorModule] }),

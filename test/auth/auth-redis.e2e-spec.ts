@@ -44,7 +44,7 @@ describeWithRedis()('Verified users on Redis (two replicas)', () => {
       REDIS_URL: REDIS_TEST_URL,
       REDIS_KEY_PREFIX: prefix,
       PUBLIC_BASE_URL: SIWE_BASE,
-      AUTH_SECRET: 'the replicas share this secret of 32+ bytes',
+      AUTH_SECRET: 'VNOk6xrS/fsF5mdetKt1cxLs2W18EGOfT+4HkLW7YhY=',
       AUTH_NONCE_TTL_S: '120',
       AUTH_SESSION_TTL_S: '600',
     };

@@ -12,14 +12,14 @@ import { createTestApp } from '../support/app.factory';
 import { testLogs } from '../support/log-capture.helper';
 import { postWithToken, SIWE_BASE, signInAs } from '../support/siwe.helper';
 
-const SECRET = 'a session secret of at least thirty-two bytes';
+const SECRET = 'UjDBthNs80iZBxjUiYN63prijUvpBObX1h6AEJCs+Ic=';
 const MINE = '/api/my-transactions';
 
 /** Forges a token with this suite's secret (or another), for the claims it is given. */
 async function forge(claims: Record<string, unknown>, secret = SECRET): Promise<string> {
   return new SignJWT({ chain_id: 43113, ...claims })
     .setProtectedHeader({ alg: 'HS256' })
-    .sign(new TextEncoder().encode(secret));
+    .sign(Buffer.from(secret, 'base64'));
 }
 
 const b64 = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -123,6 +123,26 @@ describe('Verified users: sessions on actions', () => {
     }
   });
 
+  it('a session of another chain: 403 SESSION_CHAIN_MISMATCH, on any action', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { sub: alice.address, aud: SIWE_BASE, iss: ISSUER, jti: 'c', iat: now };
+    // Signed in on Ethereum (chain 1): a contract wallet's owners there prove nothing here.
+    const elsewhere = await forge({ ...claims, exp: now + 600, chain_id: 1 });
+    for (const url of [MINE, '/api/send-token?token=USDC&amount=1&recipient=' + bob.address]) {
+      const answer = await postWithToken(app, url, elsewhere);
+      expect([url, answer.status, answer.body]).toEqual([
+        url,
+        403,
+        expect.objectContaining({
+          data: expect.objectContaining({ code: 'SESSION_CHAIN_MISMATCH', sessionChain: 1 }),
+        }),
+      ]);
+    }
+    // A session of this chain, with the chain named by the request: it runs.
+    const own = await postWithToken(app, MINE, aliceToken, {}, { 'x-chain-id': '43113' });
+    expect(own.status).toBe(200);
+  });
+
   it('the access line says user_verified; the metric counts requests by level', async () => {
     const answer = await postWithToken(app, MINE, aliceToken);
     const reqId = answer.headers['x-request-id'];
@@ -155,7 +175,7 @@ describe('Verified users: sessions on actions', () => {
     });
     const cases: [string, () => Promise<string>][] = [
       ['alg: none', () => Promise.resolve(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(valid())}.`)],
-      ['another key', () => forge(valid(), 'another secret of at least thirty-two bytes!')],
+      ['another key', () => forge(valid(), 'bGZvc3RrZXktYW5vdGhlci1rZXktb2YtMzItYnl0ZXMhIQ==')],
       ['another audience', () => forge({ ...valid(), aud: 'https://other.example' })],
       ['another issuer', () => forge({ ...valid(), iss: 'someone-else' })],
       ['expired', () => forge({ ...valid(), iat: now() - 7200, exp: now() - 3600 })],

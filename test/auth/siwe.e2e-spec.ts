@@ -125,6 +125,27 @@ describe('Sign-In with Ethereum', () => {
     });
 
     it.each([
+      ['a malformed Issued At', (m: string) => m.replace(/Issued At: .*/, 'Issued At: not a time')],
+      [
+        'fields out of order (viem drops them)',
+        (m: string) => m.replace(/(Version: .*)\n(Chain ID: .*)/, '$2\n$1'),
+      ],
+      ['a time without milliseconds', (m: string) => m.replace(/(Issued At: .*)\.\d{3}Z/, '$1Z')],
+    ])('%s (400 INVALID_SIWE_MESSAGE), and its nonce stays usable', async (_, bend) => {
+      const nonce = await nonceOf(app);
+      const message = bend(siweMessage({ address: owner.address, chainId, nonce }));
+      const answer = await postSignIn(app, message, await owner.signMessage({ message }));
+      expect([answer.status, answer.body]).toEqual([
+        400,
+        expect.objectContaining({ data: { code: 'INVALID_SIWE_MESSAGE' } }),
+      ]);
+      const honest = siweMessage({ address: owner.address, chainId, nonce });
+      expect(
+        (await postSignIn(app, honest, await owner.signMessage({ message: honest }))).status,
+      ).toBe(200);
+    });
+
+    it.each([
       ['no body', undefined],
       ['a message that is no EIP-4361 text', { message: 'hello', signature: '0x00' }],
       ['a signature that is no hex', { message: 'x', signature: 'zz' }],

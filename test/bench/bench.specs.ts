@@ -77,7 +77,7 @@ const OUT_OF_REACH = { RATE_LIMIT_IP_MAX: '1000000000', RATE_LIMIT_USER_MAX: '10
 /** The shipped my-transactions declares user: 'verified': production needs a session key. */
 const PRODUCTION = {
   NODE_ENV: 'production',
-  AUTH_SECRET: 'bench servers sign sessions with this 32+ byte key',
+  AUTH_SECRET: 'QPftIliESLysXUFyWpd3NNp4omeDCeJS9s2vUXw7HLk=',
   ...OUT_OF_REACH,
 };
 export const RATE_KEYS = 1_000_000;

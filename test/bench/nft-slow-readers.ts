@@ -45,7 +45,7 @@ async function startServer(
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      AUTH_SECRET: 'the bench server signs sessions with this 32+ byte key',
+      AUTH_SECRET: 'O+TCHw9ZJr6lHi3ATi5gYR/1A2pMNiuJWd0R6uSo+qI=',
       METRICS_PORT: '0',
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -164,7 +164,7 @@ describe('deploy/kubernetes (kustomize base)', () => {
         // The emptyDir's stand-in: writable, as the mount is.
         UPLOAD_SPOOL_DIR: mkdtempSync(join(tmpdir(), 'pod-spool-')),
         // What the overlay's auth.env supplies (the base commits none): the next test checks that.
-        AUTH_SECRET: 'an overlay supplies this key of 32 bytes or more',
+        AUTH_SECRET: 'wwhrW5zYwk7SXFL53v62osj82ffd5QttAK6zpeQqhhk=',
       };
       const app = await createTestApp({ env: local });
       try {

@@ -26,7 +26,7 @@ function boot(main: string, env: Record<string, string>, ulimit?: number): Boot 
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       METRICS_PORT: '0',
-      AUTH_SECRET: 'boot-limit suites sign sessions with this 32+ byte key',
+      AUTH_SECRET: '6OoyotJrXWBsV1UhHrsecH/sXnTDroahCO3eiEw5PK4=',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

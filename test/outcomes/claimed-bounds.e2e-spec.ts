@@ -14,7 +14,7 @@ import {
 } from '../support/redis.helper';
 import { SIWE_BASE, signInAs } from '../support/siwe.helper';
 
-const SECRET = 'claimed-bounds-auth-secret-0123456789abcdef';
+const SECRET = 'QexJwmfiuXbSD9JgLYeKDLnw1JhoEkNXVAUzi6stNak=';
 const ATTACKER_IP = '203.0.113.9';
 const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).address;
 

@@ -79,7 +79,7 @@ async function main(): Promise<void> {
         PORT: String(PORT),
         HOST: '127.0.0.1',
         NODE_ENV: 'production',
-        AUTH_SECRET: 'the soak server signs sessions with this 32+ byte key',
+        AUTH_SECRET: '65X90yEh3/bTCtyc9QhnKh5RAFmrPoCG7o3EcH511KQ=',
         RATE_LIMIT_IP_MAX: '1000000000',
         RATE_LIMIT_USER_MAX: '1000000000',
         RATE_LIMIT_USER_WINDOW_SECONDS: '5',

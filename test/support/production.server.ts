@@ -72,7 +72,7 @@ export class ProductionServer {
         // No metrics listener unless a test asks: 9464 may be taken by a concurrent suite.
         METRICS_PORT: '0',
         // The shipped my-transactions declares user: 'verified': production needs the key.
-        AUTH_SECRET: 'production suites sign sessions with this 32+ byte key',
+        AUTH_SECRET: '73m4IjpO1IiVcEi0zDBHkKV45LCETxBNmxiu878Edq4=',
         ...env,
         PORT: String(port),
         HOST: '127.0.0.1',

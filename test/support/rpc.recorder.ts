@@ -36,6 +36,11 @@ export class RpcRecorder {
    * said): a test imitates a node that answers one call otherwise.
    */
   answering?: (call: RpcCall, answer: unknown) => unknown;
+  /**
+   * When set, each request's calls are shown to it before they reach the node, and the request
+   * waits for what it returns: a test holds the calls it picks (a slow node, for them only).
+   */
+  holding?: (calls: RpcCall[]) => Promise<void> | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -98,6 +103,7 @@ export class RpcRecorder {
     const parsed = JSON.parse(body) as RpcCall | RpcCall[];
     const index = this.requests.push(Array.isArray(parsed) ? parsed : [parsed]) - 1;
     await pause(delayMs);
+    await this.holding?.(this.requests[index]);
     const between = Array.isArray(parsed) && parsed.length > 1 ? this.between : undefined;
     let answer: { status: number; body: string };
     const started = performance.now();

@@ -57,7 +57,7 @@ describe('npm run check against the dev loop, offline', () => {
         // Production writes token URIs only from a bounded Host (mint-nft's sample mints).
         ALLOWED_HOSTS: '127.0.0.1',
         // my-transactions declares user: 'verified': production signs sessions with a set key.
-        AUTH_SECRET: 'the check suite signs sessions with this 32+ byte key',
+        AUTH_SECRET: 'O5cJkE7Dmh0+y3foUu7WQhMPlxwVEruWTByoIbRRSCk=',
       },
     });
     await app.listen(0, '127.0.0.1');

@@ -4,6 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import { type ChainInfo, CHAINS_CONFIG, type ChainsConfig, type TokenInfo } from './chains.config';
 import { ActionException } from '../../contract/action.exception';
 import type { ChainContext, RequestContext } from '../../contract/action.types';
+import type { Lane } from '../../outbound/http/host-policy';
 import { ChainRpc } from './chain-rpc';
 import { knownChain } from './known-chains';
 import { isPrivateUrl } from './private-address';
@@ -130,10 +131,16 @@ export class ChainRegistry implements OnModuleInit {
    * failure becomes the error every action shows, never viem's text (which quotes the node's URL,
    * keys included): a failing node is a 500 `RPC_ERROR` naming the chain (`data.code` in data
    * mode), a refused call the bounds' 503, a revert a 400 `TRANSACTION_WOULD_FAIL`.
-   * `what` names the read in the log line (`'gas price'`).
+   * `what` names the read in the log line (`'gas price'`); a `lane` runs it on a bulkhead of its
+   * own (ChainRpc.laneClient).
    */
-  read<T>(chain: ChainInfo, what: string, run: (client: PublicClient) => Promise<T>): Promise<T> {
-    return this.rpc.read(chain, what, run);
+  read<T>(
+    chain: ChainInfo,
+    what: string,
+    run: (client: PublicClient) => Promise<T>,
+    lane?: Lane,
+  ): Promise<T> {
+    return this.rpc.read(chain, what, run, lane);
   }
 
   /**

@@ -13,9 +13,11 @@ import {
 } from 'viem';
 import { type ChainInfo, CHAINS_CONFIG, type ChainsConfig } from './chains.config';
 import { ActionException } from '../../contract/action.exception';
+import type { Lane } from '../../outbound/http/host-policy';
 import { UpstreamBounds } from '../../outbound/http/upstream-bounds';
 import { findRefusal } from '../../outbound/http/upstream-refusal.exception';
 import { UpstreamError } from '../../outbound/http/upstream.error';
+import { LaneClients } from './lane-clients';
 import { checkedFetch, RpcAnswerError } from './rpc-answers';
 import { RpcBatch } from './rpc-batch';
 import { limitLog } from '../../telemetry/logging/log-limiter';
@@ -118,11 +120,14 @@ export class ChainRpc {
   private readonly logger = new Logger(ChainRpc.name);
   private readonly clients = new Map<number, PublicClient>();
   private readonly batches = new Map<number, RpcBatch>();
+  private readonly lanes: LaneClients;
 
   constructor(
     @Inject(CHAINS_CONFIG) private readonly config: ChainsConfig,
     private readonly bounds: UpstreamBounds,
-  ) {}
+  ) {
+    this.lanes = new LaneClients(bounds, config.timeoutMs);
+  }
 
   /**
    * The chain's viem client, made on first use and kept: batched, bounded and never retried (see
@@ -142,6 +147,11 @@ export class ChainRpc {
       this.clients.set(chain.chainId, client);
     }
     return client;
+  }
+
+  /** The chain's client on a bulkhead of its own (LaneClients). */
+  laneClient(chain: ChainInfo, lane: Lane): PublicClient {
+    return this.lanes.client(chain, lane);
   }
 
   /** RPC_MAX_BATCH_CALLS: the most calls a request carries, for callers that page their own. */
@@ -174,14 +184,18 @@ export class ChainRpc {
     return checkedFetch(this.bounds.fetchFn(this.config.timeoutMs, `rpc_${chain.chainId}`));
   }
 
-  /** Runs calls against a chain: a revert is a 400 (the transaction would fail), the rest 500s. */
+  /**
+   * Runs calls against a chain (on `lane`'s bulkhead when given): a revert is a 400 (the
+   * transaction would fail), the rest 500s.
+   */
   async read<T>(
     chain: ChainInfo,
     what: string,
     run: (client: PublicClient) => Promise<T>,
+    lane?: Lane,
   ): Promise<T> {
     try {
-      return await run(this.client(chain));
+      return await run(lane ? this.laneClient(chain, lane) : this.client(chain));
     } catch (error) {
       if (error instanceof ActionException) throw error;
       if (rpcFailureKind(error) === 'reverted') {

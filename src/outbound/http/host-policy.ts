@@ -13,6 +13,18 @@ import { isHostDownStatus, isHostFailure } from './upstream.error';
 import { PostAnswer } from './upstream-post';
 
 /**
+ * A bulkhead of its own on a host, for calls of one kind that must never take the slots of the
+ * others (sign-in's contract-wallet checks, which a stranger can make slow, beside the
+ * simulations): its own concurrency and queue, and its own circuit.
+ */
+export interface Lane {
+  /** Names the lane in the upstream's metrics label and its policy's key. */
+  name: string;
+  maxConcurrency: number;
+  maxQueue: number;
+}
+
+/**
  * The bounds of one upstream host: a bulkhead (EXTERNAL_MAX_CONCURRENCY slots, EXTERNAL_MAX_QUEUE
  * waiting) around a circuit breaker that opens after EXTERNAL_CIRCUIT_THRESHOLD consecutive host
  * failures and lets one probe through after EXTERNAL_CIRCUIT_COOLDOWN_MS.

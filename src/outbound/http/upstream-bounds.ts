@@ -12,7 +12,7 @@ import { EXTERNAL_CONFIG, type ExternalConfig } from '../../config/external.conf
 import { ActionMetrics, type UpstreamOutcome } from '../../telemetry/metrics/action-metrics';
 import { currentRequestId } from '../../telemetry/request-scope';
 import { jsonRpcSpan, withUpstream } from '../../telemetry/tracing/upstream-spans';
-import { HostPolicy } from './host-policy';
+import { HostPolicy, type Lane } from './host-policy';
 import { UpstreamError } from './upstream.error';
 import { networkError, readAnswer, refuseRedirect } from './upstream-answer';
 import { UpstreamRefusal } from './upstream-refusal.exception';
@@ -38,6 +38,8 @@ export interface BoundedCallOptions {
    * metrics label and span attribute. Never a URL, which may carry a key.
    */
   upstream?: string;
+  /** Calls on a bulkhead of their own on the host, apart from its other calls (Lane). */
+  lane?: Lane;
 }
 
 /** Headers every upstream call carries: the request id the client saw, for joining logs. */
@@ -67,6 +69,7 @@ export const MAX_ANSWER_BYTES = 4 * 1_048_576;
  * and a circuit that opens after EXTERNAL_CIRCUIT_THRESHOLD consecutive host failures, so a dead
  * host costs no time at all (503 UPSTREAM_UNAVAILABLE) until one probe is let through after
  * EXTERNAL_CIRCUIT_COOLDOWN_MS. The caller's timeout covers the wait for a slot as well as the call.
+ * Calls on a Lane get bounds of their own on the host, apart from its other calls.
  */
 @Injectable()
 export class UpstreamBounds implements OnModuleDestroy {
@@ -96,7 +99,7 @@ export class UpstreamBounds implements OnModuleDestroy {
    */
   async call<T>(
     url: string | URL,
-    { timeoutMs, signal, upstream = 'other' }: BoundedCallOptions,
+    { timeoutMs, signal, upstream = 'other', lane }: BoundedCallOptions,
     call: (signal: AbortSignal, headers: UpstreamHeaders) => Promise<T>,
   ): Promise<T> {
     const id = currentRequestId();
@@ -105,7 +108,7 @@ export class UpstreamBounds implements OnModuleDestroy {
     const started = performance.now();
     try {
       const result = await withUpstream(upstream, () =>
-        this.bounded(url, timeoutMs, signal, (inner) => call(inner, headers)),
+        this.bounded(url, timeoutMs, signal, (inner) => call(inner, headers), lane),
       );
       const failed = (result instanceof Response || result instanceof PostAnswer) && !result.ok;
       metrics?.record(failed ? 'status' : 'ok', (performance.now() - started) / 1000);
@@ -123,13 +126,14 @@ export class UpstreamBounds implements OnModuleDestroy {
     timeoutMs: number,
     signal: AbortSignal | undefined,
     call: (signal: AbortSignal) => Promise<T>,
+    lane?: Lane,
   ): Promise<T> {
     const timedOut = (): UpstreamError =>
       new UpstreamError('timeout', `Upstream did not answer within ${timeoutMs} ms`);
     // Aggressive: the caller is answered at the deadline even while still queued for a slot.
     const deadline = timeout(timeoutMs, TimeoutStrategy.Aggressive);
     try {
-      const host = this.policyFor(url);
+      const host = this.policyFor(url, lane);
       return await deadline.execute(
         ({ signal: bounded }) =>
           host.execute(async (inner) => {
@@ -157,10 +161,10 @@ export class UpstreamBounds implements OnModuleDestroy {
    * are refused, and the answer is read whole while the slot is held (a node that stalls half-way
    * through its body still counts against its host, and never holds more sockets than allowed).
    */
-  fetchFn(timeoutMs: number, upstream?: string): RpcFetch {
+  fetchFn(timeoutMs: number, upstream?: string, lane?: Lane): RpcFetch {
     return (input, init = {}) => {
       const url = input instanceof Request ? input.url : input;
-      const options = { timeoutMs, signal: init.signal ?? undefined, upstream };
+      const options = { timeoutMs, signal: init.signal ?? undefined, upstream, lane };
       const call = (): Promise<Response> =>
         this.call(url, options, async (signal, extra) => {
           try {
@@ -228,12 +232,13 @@ export class UpstreamBounds implements OnModuleDestroy {
     return pool;
   }
 
-  private policyFor(url: string | URL): HostPolicy {
+  private policyFor(url: string | URL, lane?: Lane): HostPolicy {
     const origin = new URL(url).origin;
-    let policy = this.hosts.get(origin);
+    const key = lane ? `${lane.name} ${origin}` : origin;
+    let policy = this.hosts.get(key);
     if (!policy) {
-      policy = new HostPolicy(this.config);
-      this.hosts.set(origin, policy);
+      policy = new HostPolicy(lane ? { ...this.config, ...lane } : this.config);
+      this.hosts.set(key, policy);
     }
     return policy;
   }

@@ -28,7 +28,7 @@ const INTENT_HEADER: HeadersObject = {
 const WHY: Record<number, string> = {
   400: 'A parameter, the user address or a chain is invalid, missing or not supported',
   401: 'No valid session token: sign in at POST /api/auth/siwe (see WWW-Authenticate)',
-  403: 'The Origin is not on ALLOWED_ORIGINS, or (USER_MISMATCH) the claimed user is not the signed-in one',
+  403: 'The Origin is not on ALLOWED_ORIGINS, or the session does not fit: USER_MISMATCH (another claimed user), SESSION_CHAIN_MISMATCH (signed in on another chain)',
   408: 'The request took longer than REQUEST_TIMEOUT_MS to arrive (always the data envelope)',
   413: 'The body (or an upload) is larger than allowed',
   429: 'A rate limit is reached (see Retry-After)',

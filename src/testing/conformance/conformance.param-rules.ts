@@ -47,8 +47,10 @@ export const checkValidSamples: ConformanceCheck = async (target) => {
     const what = `sample ${index + 1} ${JSON.stringify(sample.params)}`;
     const call = sampleCall(sample, validFiles(target.params));
     // A verified action's sample runs as its user, signed in.
-    if (target.declaration.user === 'verified')
+    if (target.declaration.user === 'verified') {
       call.verifiedAs = sample.userAddress ?? CONFORMANCE_USER;
+      call.verifiedOn = target.declaration.chains.source;
+    }
     const answer = await send(target.app, 'POST', target.path, call);
     if (answer.status !== 200) {
       problems.push(`${what} answered ${quote(answer)}`);

@@ -21,6 +21,11 @@ export interface Call {
   rawBody?: string;
   /** Sent with a session token of the app for this address (an action declared `user: 'verified'`). */
   verifiedAs?: string;
+  /**
+   * The chain that session was signed in on when the call names none (`chainId`): the action's
+   * source chain, which the request then runs on (a session of another chain is refused, 403).
+   */
+  verifiedOn?: number;
 }
 
 export interface Answer {
@@ -69,7 +74,7 @@ export async function send(
   if (call.userAddress !== undefined) headers['x-user-address'] = call.userAddress;
   if (call.chainId !== undefined) headers['x-chain-id'] = String(call.chainId);
   if (call.verifiedAs !== undefined) {
-    const chainId = Number(call.chainId ?? 0) || 0;
+    const chainId = Number(call.chainId ?? 0) || (call.verifiedOn ?? 0);
     headers.authorization = `Bearer ${await sessionToken(app, call.verifiedAs, chainId)}`;
   }
   let payload: string | Buffer | undefined;

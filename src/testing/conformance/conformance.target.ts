@@ -39,7 +39,9 @@ export function baseCall(target: ActionUnderTest): Call {
     call.userAddress = CONFORMANCE_USER;
   }
   // A verified action's other rules run as a signed-in user (its own rule calls without).
-  if (target.declaration.user === 'verified')
+  if (target.declaration.user === 'verified') {
     call.verifiedAs = call.userAddress ?? CONFORMANCE_USER;
+    call.verifiedOn = target.declaration.chains.source;
+  }
   return call;
 }

@@ -31,3 +31,15 @@ contract WalletFactory {
         return Create2.computeAddress(salt, code);
     }
 }
+
+/// What an attacker's ERC-6492 signature may name as its factory: a call that never ends, burning
+/// every unit of gas it is given. A check run with the node's default gas holds the node that long.
+contract GasBurner {
+    uint256 public burnt;
+
+    function deploy() external {
+        while (true) {
+            burnt += 1;
+        }
+    }
+}

@@ -11,8 +11,12 @@ import type { LocalChain } from './local-chain';
 import { compileWithOpenZeppelin } from './oz-compile';
 
 /** SmartWallets.sol's contracts (an ERC-1271 wallet and its CREATE2 factory), compiled once. */
-function artifacts(): Record<'OwnedWallet' | 'WalletFactory', Artifact> {
-  return compileWithOpenZeppelin('SmartWallets.sol', ['OwnedWallet', 'WalletFactory'], 'cancun');
+function artifacts(): Record<'OwnedWallet' | 'WalletFactory' | 'GasBurner', Artifact> {
+  return compileWithOpenZeppelin(
+    'SmartWallets.sol',
+    ['OwnedWallet', 'WalletFactory', 'GasBurner'],
+    'cancun',
+  );
 }
 
 /** A deployed ERC-1271 wallet owned by `owner`: its signatures are the owner's. */
@@ -58,4 +62,24 @@ export async function counterfactualWallet(
         signature: await owner.signMessage({ message }),
       }),
   };
+}
+
+/**
+ * A signer whose ERC-6492 signatures name a factory that burns all the gas it gets (GasBurner):
+ * what a stranger sends to make a sign-in check as costly as the node allows. `address` is any
+ * undeployed address; the signature never proves it.
+ */
+export async function gasBurningSigner(
+  chain: LocalChain,
+  owner: HDAccount,
+): Promise<(message: string) => Promise<Hex>> {
+  const { GasBurner } = artifacts();
+  const burner = await deploy(chain, chain.wallet(chain.accounts[0]), GasBurner);
+  const data = encodeFunctionData({ abi: GasBurner.abi, functionName: 'deploy' });
+  return async (message) =>
+    serializeErc6492Signature({
+      address: burner,
+      data,
+      signature: await owner.signMessage({ message }),
+    });
 }
