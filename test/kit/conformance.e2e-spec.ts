@@ -31,7 +31,11 @@ const BROKEN: [path: string, rules: ConformanceRule[], problem: RegExp][] = [
   ],
   ['/api/broken/own-origin', ['cors'], /allows origin https:\/\/only-our-site\.example/],
   // The blink answers the transaction in its client's format: one it cannot read fails there too.
-  ['/api/broken/unparseable-tx', ['blink', 'valid-samples'], /serializedTransaction does not parse/],
+  [
+    '/api/broken/unparseable-tx',
+    ['blink', 'valid-samples'],
+    /serializedTransaction does not parse/,
+  ],
   ['/api/broken/other-chain-tx', ['valid-samples'], /serialized transaction is for chain 1\b/],
   ['/api/broken/forgot-data-mode', ['blink', 'valid-samples'], /answered 500/],
   ['/api/broken/loose-tx', ['valid-samples'], /"success"[\s\S]*abi is not an array/],
