@@ -1,17 +1,11 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import Redis from 'ioredis';
 import type { Address, HDAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { MyTransactionsModule } from '../../src/actions/my-transactions/my-transactions.module';
-import { signAndSend, startTestChain, type TestChain } from '../../src/testing';
-import { createTestApp } from '../support/app.factory';
+import { signAndSend } from '../../src/testing';
 import { heard, readIntent, SendTokenWithHookModule } from '../support/outcomes.helper';
-import {
-  deleteKeys,
-  describeWithRedis,
-  REDIS_TEST_URL,
-  runKeyPrefix,
-} from '../support/redis.helper';
+import { describeWithRedis } from '../support/redis.helper';
+import { outcomesSuite } from '../support/outcomes-suite.helper';
 import { SIWE_BASE, signInAs } from '../support/siwe.helper';
 
 const SECRET = 'QexJwmfiuXbSD9JgLYeKDLnw1JhoEkNXVAUzi6stNak=';
@@ -25,30 +19,22 @@ const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).addre
  * defaults.
  */
 describeWithRedis()('Claimed users cannot displace anyone (Redis)', () => {
-  const prefix = runKeyPrefix('claimed-bounds');
-  let admin: Redis;
-  let testChain: TestChain;
+  const suite = outcomesSuite('claimed-bounds', {
+    env: {
+      PUBLIC_BASE_URL: SIWE_BASE,
+      AUTH_SECRET: SECRET,
+      INTENT_MAX_OPEN_PER_USER: '3',
+      INTENT_MAX_OPEN_PER_CLIENT: '5',
+    },
+    actions: [SendTokenWithHookModule, MyTransactionsModule],
+  });
   let app: NestFastifyApplication;
   let victim: HDAccount;
   let session: string;
 
   beforeAll(async () => {
-    admin = new Redis(REDIS_TEST_URL);
-    testChain = await startTestChain();
-    victim = testChain.users[0];
-    app = await createTestApp({
-      env: {
-        ...testChain.env,
-        REDIS_URL: REDIS_TEST_URL,
-        REDIS_KEY_PREFIX: prefix,
-        OUTCOME_POLL_MS: '50',
-        PUBLIC_BASE_URL: SIWE_BASE,
-        AUTH_SECRET: SECRET,
-        INTENT_MAX_OPEN_PER_USER: '3',
-        INTENT_MAX_OPEN_PER_CLIENT: '5',
-      },
-      actions: [SendTokenWithHookModule, MyTransactionsModule],
-    });
+    app = await suite.start();
+    victim = suite.testChain.users[0];
     session = await signInAs(
       app,
       victim.address,
@@ -56,15 +42,6 @@ describeWithRedis()('Claimed users cannot displace anyone (Redis)', () => {
       43113,
     );
   }, 60_000);
-
-  afterAll(async () => {
-    await app?.close();
-    await testChain?.stop();
-    if (admin) {
-      await deleteKeys(admin, prefix);
-      await admin.quit();
-    }
-  });
 
   /** A send-token answer: claimed for `user` from `ip`, or signed in with `token`. */
   async function answer(
@@ -111,8 +88,8 @@ describeWithRedis()('Claimed users cannot displace anyone (Redis)', () => {
       .json<{ data: { transactions: { intent: string }[] } }>()
       .data.transactions.map((t) => t.intent);
     expect(ids).toEqual([mine.intent]);
-    await signAndSend(testChain.chain, victim, mine.serialized);
-    await signAndSend(testChain.chain, victim, claimedByVictim.serialized);
+    await signAndSend(suite.testChain.chain, victim, mine.serialized);
+    await signAndSend(suite.testChain.chain, victim, claimedByVictim.serialized);
     await heard(mine.intent, 'confirmed');
     await heard(claimedByVictim.intent, 'confirmed');
   });
@@ -121,13 +98,13 @@ describeWithRedis()('Claimed users cannot displace anyone (Redis)', () => {
     const flood = [];
     // Eight answers, two for each funded user: under 3 per user, over 5 for the client.
     for (let i = 0; i < 8; i++) {
-      flood.push(await answer(testChain.users[i % 4].address, { ip: '198.51.100.7' }));
+      flood.push(await answer(suite.testChain.users[i % 4].address, { ip: '198.51.100.7' }));
     }
     const open = (await Promise.all(flood.map((f) => statusOf(f.intent)))).filter(
       (s) => s === 'answered',
     );
     expect(open).toHaveLength(5);
-    const honest = testChain.users[1];
+    const honest = suite.testChain.users[1];
     expect((await answer(honest.address, { ip: '192.0.2.44' })).intent).toHaveLength(32);
     expect((await answer(victim.address, { token: session })).intent).toHaveLength(32);
   });

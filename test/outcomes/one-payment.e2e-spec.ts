@@ -1,26 +1,17 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import Redis from 'ioredis';
 import type { Address, Hash, HDAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { signAndSend, startTestChain, type TestChain } from '../../src/testing';
-import type { LocalChain } from '../../src/testing/evm/local-chain';
-import { createTestApp } from '../support/app.factory';
+import { signAndSend } from '../../src/testing';
+import { outcomesSuite } from '../support/outcomes-suite.helper';
 import {
   heard,
   heardOutcomes,
   readIntent,
   reportHash,
-  SendTokenWithHookModule,
   sendTokenIntent,
   type IntentAnswer,
 } from '../support/outcomes.helper';
-import {
-  deleteKeys,
-  describeWithRedis,
-  REDIS_TEST_URL,
-  runKeyPrefix,
-} from '../support/redis.helper';
-import { TEST_WEBHOOK_SECRET as SECRET, WebhookReceiver } from '../support/webhook.receiver';
+import { describeWithRedis } from '../support/redis.helper';
 
 const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).address;
 
@@ -32,42 +23,12 @@ const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).addre
  * tagged.
  */
 describeWithRedis()('One payment settles one intent (Redis, the follower, reports)', () => {
-  const prefix = runKeyPrefix('one-payment');
-  let admin: Redis;
-  let testChain: TestChain;
-  let chain: LocalChain;
-  let receiver: WebhookReceiver;
-  let env: Record<string, string>;
+  const suite = outcomesSuite('one-payment', { webhooks: true });
   let app: NestFastifyApplication;
-  const start = (): Promise<NestFastifyApplication> =>
-    createTestApp({ env, actions: [SendTokenWithHookModule] });
-
+  const start = (): Promise<NestFastifyApplication> => suite.start();
   beforeAll(async () => {
-    admin = new Redis(REDIS_TEST_URL);
-    testChain = await startTestChain();
-    chain = testChain.chain;
-    receiver = await WebhookReceiver.start();
-    env = {
-      ...testChain.env,
-      REDIS_URL: REDIS_TEST_URL,
-      REDIS_KEY_PREFIX: prefix,
-      OUTCOME_POLL_MS: '50',
-      WEBHOOK_URL: receiver.url,
-      WEBHOOK_SECRET: SECRET,
-      WEBHOOK_BACKOFF_MS: '20',
-    };
     app = await start();
   }, 60_000);
-
-  afterAll(async () => {
-    await app?.close();
-    await receiver?.close();
-    await testChain?.stop();
-    if (admin) {
-      await deleteKeys(admin, prefix);
-      await admin.quit();
-    }
-  });
 
   const answer = (
     user: HDAccount | Address,
@@ -75,14 +36,14 @@ describeWithRedis()('One payment settles one intent (Redis, the follower, report
   ): Promise<IntentAnswer> =>
     sendTokenIntent(app, params, typeof user === 'string' ? user : user.address);
   const pay = async (user: HDAccount, answered: IntentAnswer): Promise<Hash> =>
-    (await signAndSend(chain, user, answered.body.serializedTransaction as string)).receipt
-      .transactionHash;
+    (await signAndSend(suite.testChain.chain, user, answered.body.serializedTransaction as string))
+      .receipt.transactionHash;
   const statusOf = async (intent: string): Promise<string | undefined> =>
     (await readIntent(app, intent)).body.data?.status;
   const confirmations = (intent: string): number =>
     heardOutcomes.filter((o) => o.intent.id === intent && o.status === 'confirmed').length;
   const webhooksOf = (intent: string): number =>
-    receiver.received.filter((r) => r.body.includes(intent)).length;
+    suite.receiver.received.filter((r) => r.body.includes(intent)).length;
 
   /**
    * Waits until the follower has read past every block mined so far: a fresh answer, paid in a
@@ -95,7 +56,7 @@ describeWithRedis()('One payment settles one intent (Redis, the follower, report
   }
 
   it('the same send-token answered twice and paid once, its hash reported for both: one confirmed, one webhook', async () => {
-    const user = testChain.users[0];
+    const user = suite.testChain.users[0];
     const params = { token: 'USDC', recipient: recipient(), amount: '1.5' };
     const [a, b] = [await answer(user, params), await answer(user, params)];
     expect(a.body.serializedTransaction).not.toBe(b.body.serializedTransaction);
@@ -109,13 +70,13 @@ describeWithRedis()('One payment settles one intent (Redis, the follower, report
     expect(outcome.intent.hash).toBe(hash);
     await followedPastHead(user);
     expect(await statusOf(b.intent)).toBe('answered');
-    await receiver.until(() => webhooksOf(a.intent) > 0);
+    await suite.receiver.until(() => webhooksOf(a.intent) > 0);
     expect([confirmations(a.intent), confirmations(b.intent)]).toEqual([1, 0]);
     expect([webhooksOf(a.intent), webhooksOf(b.intent)]).toEqual([1, 0]);
   });
 
   it("an answer made after a payment is never settled by it, after a restart's read-back either", async () => {
-    const user = testChain.users[1];
+    const user = suite.testChain.users[1];
     const params = { token: 'USDC', recipient: recipient(), amount: '2' };
     const paid = await answer(user, params);
     const hash = await pay(user, paid);
@@ -132,7 +93,7 @@ describeWithRedis()('One payment settles one intent (Redis, the follower, report
   });
 
   it("someone else's answer under the victim's claimed address never takes the victim's payment", async () => {
-    const victim = testChain.users[2];
+    const victim = suite.testChain.users[2];
     const params = { token: 'USDC', recipient: recipient(), amount: '3' };
     // The attacker predicts the victim's call and answers it first, claiming the victim's address.
     const forged = await answer(victim.address, params);
@@ -145,10 +106,10 @@ describeWithRedis()('One payment settles one intent (Redis, the follower, report
   });
 
   it("an unrelated transaction at the answer's nonce replaces nothing: the answer signed after it confirms", async () => {
-    const user = testChain.users[3];
+    const user = suite.testChain.users[3];
     const answered = await answer(user, { token: 'USDC', recipient: recipient(), amount: '1' });
     // A self-transfer at the nonce the answer was given at, before the wallet signs the answer.
-    await chain.wallet(user).sendTransaction({ to: user.address, value: 0n });
+    await suite.testChain.chain.wallet(user).sendTransaction({ to: user.address, value: 0n });
     const hash = await pay(user, answered);
     const outcome = await heard(answered.intent, 'confirmed');
     expect(outcome.intent).toMatchObject({ hash, seenAs: 'call' });
@@ -159,7 +120,7 @@ describeWithRedis()('One payment settles one intent (Redis, the follower, report
 
   describe('a coin sent with no calldata (untagged: matched by call, nonce and block)', () => {
     it('a transfer mined before the answer never settles it; its report is HASH_BEFORE_ANSWER', async () => {
-      const user = testChain.users[0];
+      const user = suite.testChain.users[0];
       const params = { token: 'AVAX', recipient: recipient(), amount: '0.3' };
       const first = await answer(user, params);
       const hash = await pay(user, first);
@@ -174,7 +135,7 @@ describeWithRedis()('One payment settles one intent (Redis, the follower, report
     });
 
     it('two identical answers, one payment: exactly one settles, the other refuses the hash as HASH_USED', async () => {
-      const user = testChain.users[1];
+      const user = suite.testChain.users[1];
       const params = { token: 'AVAX', recipient: recipient(), amount: '0.4' };
       const [p, q] = [await answer(user, params), await answer(user, params)];
       expect(p.body.serializedTransaction).toBe(q.body.serializedTransaction);

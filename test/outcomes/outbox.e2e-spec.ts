@@ -1,26 +1,13 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import Redis from 'ioredis';
 import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { OutboxRelay } from '../../src/outcomes/outbox-relay';
 import { DELIVERY_QUEUE, type DeliveryQueue } from '../../src/outcomes/webhooks/webhook-delivery';
-import { signAndSend, startTestChain, type TestChain } from '../../src/testing';
-import { createTestApp } from '../support/app.factory';
+import { signAndSend } from '../../src/testing';
 import { until } from '../support/chain-driver.helper';
-import {
-  heard,
-  heardOutcomes,
-  readIntent,
-  SendTokenWithHookModule,
-  sendTokenIntent,
-} from '../support/outcomes.helper';
-import {
-  deleteKeys,
-  describeWithRedis,
-  REDIS_TEST_URL,
-  runKeyPrefix,
-} from '../support/redis.helper';
-import { TEST_WEBHOOK_SECRET, WebhookReceiver } from '../support/webhook.receiver';
+import { heard, heardOutcomes, readIntent, sendTokenIntent } from '../support/outcomes.helper';
+import { describeWithRedis } from '../support/redis.helper';
+import { outcomesSuite } from '../support/outcomes-suite.helper';
 
 const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).address;
 
@@ -31,61 +18,32 @@ const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).addre
  * OUTBOX_SWEEP_MS) delivers it, and the receiver hears it exactly once.
  */
 describeWithRedis()('Outcomes delivered from the outbox (Redis, BullMQ)', () => {
-  const prefix = runKeyPrefix('outbox');
-  let admin: Redis;
-  let testChain: TestChain;
-  let receiver: WebhookReceiver;
-  let env: Record<string, string>;
+  const suite = outcomesSuite('outbox', {
+    webhooks: true,
+    env: { OUTCOME_HOOK_ATTEMPTS: '2', OUTCOME_HOOK_BACKOFF_MS: '10', OUTBOX_SWEEP_MS: '100' },
+  });
   const apps: NestFastifyApplication[] = [];
   const start = async (): Promise<NestFastifyApplication> => {
-    const app = await createTestApp({ env, actions: [SendTokenWithHookModule] });
+    const app = await suite.start();
     apps.push(app);
     return app;
   };
 
-  beforeAll(async () => {
-    admin = new Redis(REDIS_TEST_URL);
-    testChain = await startTestChain();
-    receiver = await WebhookReceiver.start();
-    env = {
-      ...testChain.env,
-      REDIS_URL: REDIS_TEST_URL,
-      REDIS_KEY_PREFIX: prefix,
-      OUTCOME_POLL_MS: '50',
-      WEBHOOK_URL: receiver.url,
-      WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
-      WEBHOOK_BACKOFF_MS: '20',
-      OUTCOME_HOOK_ATTEMPTS: '2',
-      OUTCOME_HOOK_BACKOFF_MS: '10',
-      OUTBOX_SWEEP_MS: '100',
-    };
-  }, 60_000);
-
-  afterAll(async () => {
-    for (const app of apps) await app.close().catch(() => undefined);
-    await receiver?.close();
-    await testChain?.stop();
-    if (admin) {
-      await deleteKeys(admin, prefix);
-      await admin.quit();
-    }
-  });
-
   const settleOne = async (app: NestFastifyApplication, amount: string): Promise<string> => {
-    const user = testChain.users[0];
+    const user = suite.testChain.users[0];
     const answer = await sendTokenIntent(
       app,
       { token: 'AVAX', recipient: recipient(), amount },
       user.address,
     );
-    await signAndSend(testChain.chain, user, answer.body.serializedTransaction as string);
+    await signAndSend(suite.testChain.chain, user, answer.body.serializedTransaction as string);
     await until(
       async () => (await readIntent(app, answer.intent)).body.data?.status === 'confirmed',
       'confirmed',
     );
     return answer.intent;
   };
-  const deliveries = (intent: string): number => receiver.of(`${intent}.confirmed`).length;
+  const deliveries = (intent: string): number => suite.receiver.of(`${intent}.confirmed`).length;
 
   it('a replica that dies right after the transition: the next one delivers it at boot, once', async () => {
     const first = await start();
@@ -96,10 +54,10 @@ describeWithRedis()('Outcomes delivered from the outbox (Redis, BullMQ)', () => 
     expect(deliveries(intent)).toBe(0);
     expect(heardOutcomes.filter((o) => o.intent.id === intent)).toEqual([]);
     await start();
-    await receiver.until(() => deliveries(intent) > 0);
+    await suite.receiver.until(() => deliveries(intent) > 0);
     const outcome = await heard(intent, 'confirmed');
     expect(outcome.deliveryId).toBe(`${intent}.confirmed`);
-    expect(JSON.parse(receiver.of(`${intent}.confirmed`)[0].body)).toMatchObject({
+    expect(JSON.parse(suite.receiver.of(`${intent}.confirmed`)[0].body)).toMatchObject({
       type: 'transaction.confirmed',
       intent,
     });
@@ -120,7 +78,7 @@ describeWithRedis()('Outcomes delivered from the outbox (Redis, BullMQ)', () => 
       .mockImplementationOnce(() => Promise.reject(new Error('Connection is closed.')))
       .mockImplementation(enqueue);
     const intent = await settleOne(app, '0.12');
-    await receiver.until(() => deliveries(intent) > 0);
+    await suite.receiver.until(() => deliveries(intent) > 0);
     expect(spy.mock.calls.length).toBeGreaterThanOrEqual(2);
     await heard(intent, 'confirmed');
     await app.get(OutboxRelay).sweep();

@@ -1,5 +1,4 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import Redis from 'ioredis';
 import {
   type Address,
   createWalletClient,
@@ -10,7 +9,6 @@ import {
 } from 'viem';
 import { sendCalls, waitForCallsStatus } from 'viem/actions';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { startTestChain, type TestChain } from '../../src/testing';
 import { deserializeTransaction } from '../../src/testing/evm/wallet';
 import { erc4337Account } from '../../src/testing/evm/erc4337-account';
 import { eip7702Account } from '../../src/testing/evm/eip7702-account';
@@ -18,21 +16,15 @@ import { safeAccount } from '../../src/testing/evm/safe-account';
 import { kitRelayer } from '../../src/testing/evm/smart-account';
 import { fundedOwner, fundUsdc, ownerAt } from '../../src/testing/evm/smart-wallet-kit.helper';
 import { eip5792Wallet } from '../../src/testing/evm/wallet-send-calls';
-import { createTestApp } from '../support/app.factory';
 import {
   heard,
   heardOutcomes,
   readIntent,
-  SendTokenWithHookModule,
   sendTokenIntent,
   type IntentAnswer,
 } from '../support/outcomes.helper';
-import {
-  deleteKeys,
-  describeWithRedis,
-  REDIS_TEST_URL,
-  runKeyPrefix,
-} from '../support/redis.helper';
+import { describeWithRedis } from '../support/redis.helper';
+import { outcomesSuite } from '../support/outcomes-suite.helper';
 
 const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).address;
 
@@ -50,40 +42,18 @@ function callOf(answer: IntentAnswer): { to: Address; data: Hex; value: bigint }
  * 1.5.0, an OpenZeppelin ERC-7821 delegate behind EIP-7702, wallet_sendCalls over it).
  */
 describeWithRedis()('Smart-contract wallets settle their intents with no report', () => {
-  const prefix = runKeyPrefix('smart-wallets');
-  let admin: Redis;
-  let testChain: TestChain;
+  const suite = outcomesSuite('smart-wallets');
   let app: NestFastifyApplication;
-
   beforeAll(async () => {
-    admin = new Redis(REDIS_TEST_URL);
-    testChain = await startTestChain();
-    app = await createTestApp({
-      env: {
-        ...testChain.env,
-        REDIS_URL: REDIS_TEST_URL,
-        REDIS_KEY_PREFIX: prefix,
-        OUTCOME_POLL_MS: '50',
-      },
-      actions: [SendTokenWithHookModule],
-    });
+    app = await suite.start();
   }, 60_000);
-
-  afterAll(async () => {
-    await app?.close();
-    await testChain?.stop();
-    if (admin) {
-      await deleteKeys(admin, prefix);
-      await admin.quit();
-    }
-  });
 
   const usdcAnswer = (user: Address, amount = '2'): Promise<IntentAnswer> =>
     sendTokenIntent(app, { token: 'USDC', recipient: recipient(), amount }, user);
 
   it('an ERC-4337 account holding no coin: answered (its gas not checked), then confirmed from its user operation', async () => {
-    const account = await erc4337Account(testChain.chain, ownerAt(60));
-    await fundUsdc(testChain, account.address);
+    const account = await erc4337Account(suite.testChain.chain, ownerAt(60));
+    await fundUsdc(suite.testChain, account.address);
     // Deployed by its first operation: a contract from then on.
     await account.execute({ to: recipient(), value: 0n });
     const answer = await usdcAnswer(account.address);
@@ -95,8 +65,8 @@ describeWithRedis()('Smart-contract wallets settle their intents with no report'
   });
 
   it('an ERC-4337 operation whose call fails inside a mined bundle: reverted, by its UserOperationEvent', async () => {
-    const account = await erc4337Account(testChain.chain, ownerAt(61));
-    await fundUsdc(testChain, account.address);
+    const account = await erc4337Account(suite.testChain.chain, ownerAt(61));
+    await fundUsdc(suite.testChain, account.address);
     await account.execute({ to: recipient(), value: 0n });
     const answer = await usdcAnswer(account.address, '100');
     // The USDC leaves before the operation runs: the transfer reverts, the bundle does not.
@@ -112,8 +82,8 @@ describeWithRedis()('Smart-contract wallets settle their intents with no report'
   });
 
   it("a Safe's execTransaction: confirmed by its ExecutionSuccess", async () => {
-    const safe = await safeAccount(testChain.chain, ownerAt(62));
-    await fundUsdc(testChain, safe.address);
+    const safe = await safeAccount(suite.testChain.chain, ownerAt(62));
+    await fundUsdc(suite.testChain, safe.address);
     const answer = await usdcAnswer(safe.address);
     const hash = await safe.execute(callOf(answer));
     const outcome = await heard(answer.intent, 'confirmed');
@@ -121,8 +91,11 @@ describeWithRedis()('Smart-contract wallets settle their intents with no report'
   });
 
   it('an EIP-7702 account running the call in a batch with another: confirmed', async () => {
-    const account = await eip7702Account(testChain.chain, await fundedOwner(testChain, 63));
-    await fundUsdc(testChain, account.address);
+    const account = await eip7702Account(
+      suite.testChain.chain,
+      await fundedOwner(suite.testChain, 63),
+    );
+    await fundUsdc(suite.testChain, account.address);
     const answer = await usdcAnswer(account.address);
     const hash = await account.executeBatch([{ to: recipient(), value: 1n }, callOf(answer)]);
     const outcome = await heard(answer.intent, 'confirmed');
@@ -130,13 +103,13 @@ describeWithRedis()('Smart-contract wallets settle their intents with no report'
   });
 
   it("calls sent as one wallet_sendCalls bundle (viem's sendCalls): each answer confirmed", async () => {
-    const owner = await fundedOwner(testChain, 64);
-    const wallet = await eip5792Wallet(testChain.chain, owner);
-    await fundUsdc(testChain, owner.address);
+    const owner = await fundedOwner(suite.testChain, 64);
+    const wallet = await eip5792Wallet(suite.testChain.chain, owner);
+    await fundUsdc(suite.testChain, owner.address);
     const [first, second] = [await usdcAnswer(owner.address), await usdcAnswer(owner.address)];
     const client = createWalletClient({
       account: owner.address,
-      chain: testChain.chain.chain,
+      chain: suite.testChain.chain.chain,
       transport: custom(wallet),
     });
     const { id } = await sendCalls(client, { calls: [callOf(first), callOf(second)] });
@@ -149,22 +122,22 @@ describeWithRedis()('Smart-contract wallets settle their intents with no report'
   });
 
   it("a stranger's transaction copying the tagged call, even into the user's Safe, settles nothing", async () => {
-    const safe = await safeAccount(testChain.chain, ownerAt(65));
-    await fundUsdc(testChain, safe.address);
+    const safe = await safeAccount(suite.testChain.chain, ownerAt(65));
+    await fundUsdc(suite.testChain, safe.address);
     const answer = await usdcAnswer(safe.address);
     const { to, data } = callOf(answer);
-    const stranger = testChain.users[3];
-    await fundUsdc(testChain, stranger.address);
-    const wallet = testChain.chain.wallet(stranger);
+    const stranger = suite.testChain.users[3];
+    await fundUsdc(suite.testChain, stranger.address);
+    const wallet = suite.testChain.chain.wallet(stranger);
     // The stranger pays the same call from its own account, then calls the Safe with the bytes.
     const copies = [
       await wallet.sendTransaction({ to, data }),
       await wallet.sendTransaction({ to: safe.address, data: `0xa0e67e2b${data.slice(2)}` }),
     ];
     for (const hash of copies)
-      await testChain.chain.publicClient.waitForTransactionReceipt({ hash });
+      await suite.testChain.chain.publicClient.waitForTransactionReceipt({ hash });
     // Then the Safe pays it: that, and only that, confirms it.
-    const relayer = await kitRelayer(testChain.chain);
+    const relayer = await kitRelayer(suite.testChain.chain);
     expect(relayer.address).not.toBe(stranger.address);
     const paid = await safe.execute({ to, data });
     expect((await heard(answer.intent, 'confirmed')).intent.hash).toBe(paid);
