@@ -8,6 +8,7 @@
  * round trips per transaction answer behind a 100 ms proxy: round-trips.ts).
  */
 import { followerCost } from './follower-cost';
+import { largeBlockCost } from './follower-large-block';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
@@ -175,6 +176,7 @@ async function bench(): Promise<void> {
   printTargets(rows);
   if (sustain > 0) console.log(await decay());
   console.log(await followerCost());
+  console.log(await largeBlockCost());
   if (!values['no-round-trips']) console.log(await roundTrips());
 }
 

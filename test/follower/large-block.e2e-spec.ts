@@ -5,7 +5,7 @@ import { ChainFollower } from '../../src/follower/chain-follower';
 import { MAX_ANSWER_BYTES } from '../../src/outbound/http/upstream-bounds';
 import { startTestChain, type TestChain } from '../../src/testing';
 import { createTestApp } from '../support/app.factory';
-import { mine } from '../support/chain-driver.helper';
+import { LARGE_TXS, mineLargeBlock } from '../support/large-block.helper';
 import {
   readIntent,
   sendAnyway,
@@ -15,9 +15,6 @@ import {
 import { RpcRecorder } from '../support/rpc.recorder';
 
 const FUJI = 43113;
-/** 30 transactions of 100 kB of calldata: 6 MB of JSON in one block, over the 4 MiB cap. */
-const LARGE_TXS = 30;
-const CALLDATA_BYTES = 100_000;
 const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).address;
 
 /**
@@ -50,11 +47,8 @@ describe('The follower on a 6 MB block', () => {
     await testChain?.stop();
   });
 
-  const node = (method: string, params: unknown[] = []): Promise<unknown> =>
-    testChain.chain.publicClient.request({ method, params } as never);
-
   it('reads it in pages within the cap, and an intent paid in the next block settles confirmed within 3 passes', async () => {
-    const [user, filler] = testChain.users;
+    const [user] = testChain.users;
     const answer = await sendTokenIntent(
       app,
       { token: 'AVAX', recipient: recipient(), amount: '0.01' },
@@ -62,28 +56,13 @@ describe('The follower on a 6 MB block', () => {
     );
     const follower = app.get(ChainFollower);
     await follower.pass();
-    await node('evm_setAutomine', [false]);
-    const wallet = testChain.chain.wallet(filler);
-    const input: `0x${string}` = `0x${'00'.repeat(CALLDATA_BYTES)}`;
-    const nonce = await testChain.chain.publicClient.getTransactionCount({
-      address: filler.address,
-    });
-    for (let i = 0; i < LARGE_TXS; i++) {
-      await wallet.sendTransaction({
-        to: recipient(),
-        data: input,
-        gas: 1_500_000n,
-        nonce: nonce + i,
-      });
-    }
-    await mine(testChain.chain, 1);
-    const large = await testChain.chain.publicClient.getBlock({ includeTransactions: false });
+    const largeNumber = await mineLargeBlock(testChain, () =>
+      sendAnyway(testChain.chain, user, answer.body.serializedTransaction as string, {
+        waitForReceipt: false,
+      }),
+    );
+    const large = await testChain.chain.publicClient.getBlock({ blockNumber: largeNumber });
     expect(large.transactions).toHaveLength(LARGE_TXS);
-    await sendAnyway(testChain.chain, user, answer.body.serializedTransaction as string, {
-      waitForReceipt: false,
-    });
-    await mine(testChain.chain, 1);
-    await node('evm_setAutomine', [true]);
 
     recorder.reset();
     let passes = 0;
