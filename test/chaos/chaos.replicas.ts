@@ -18,11 +18,7 @@ export class Replica {
     private readonly env: Record<string, string>,
   ) {}
 
-  static async start(
-    name: string,
-    main: string,
-    env: Record<string, string>,
-  ): Promise<Replica> {
+  static async start(name: string, main: string, env: Record<string, string>): Promise<Replica> {
     const replica = new Replica(name, await freePort(), main, env);
     await replica.boot();
     return replica;

@@ -45,6 +45,9 @@ export interface ChaosReport {
 
 const PREFIX = 'chaos:';
 
+/** The teardowns of runs under way, for a Ctrl-C: the replicas and Redis are not left behind. */
+export const runningTeardowns = new Set<() => Promise<void>>();
+
 /** Random thresholds in [from, to) of `count`, one per event, ascending. */
 const moments = (events: number, count: number, from: number, to: number): number[] =>
   Array.from({ length: events }, () => Math.floor(count * (from + Math.random() * (to - from))))
@@ -70,6 +73,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   log(`built, chain and Redis up (${Math.round((Date.now() - started) / 1000)} s)`);
   const replicas: Replica[] = [];
   let cursor: CursorWatch | undefined;
+  const teardown = async (): Promise<void> => {
+    runningTeardowns.delete(teardown);
+    cursor?.stop();
+    await Promise.all(replicas.map((replica) => replica.kill()));
+    await receiver.down();
+    await testChain.stop();
+    await redis.stop();
+    await build.remove();
+  };
+  runningTeardowns.add(teardown);
   try {
     const env = {
       ...testChain.env,
@@ -157,17 +170,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       outboxLeft,
       kills: replicas.reduce((sum, replica) => sum + replica.kills, 0),
       redisRestarts: redis.restarts,
-      cursor: await cursor.stop(),
+      cursor: cursor.stop(),
       seconds: Math.round((Date.now() - started) / 1000),
       errors,
     };
   } finally {
-    await cursor?.stop();
-    await Promise.all(replicas.map((replica) => replica.kill()));
-    await receiver.down();
-    await testChain.stop();
-    await redis.stop();
-    await build.remove();
+    await teardown();
   }
 }
 

@@ -23,11 +23,14 @@ async function answerOnce(
   const recipient = privateKeyToAccount(generatePrivateKey()).address;
   const query = new URLSearchParams({ token: 'AVAX', recipient, amount: '0.001' });
   try {
-    const response = await fetch(`${live[turn % live.length].base}/api/send-token?${query}`, {
-      method: 'POST',
-      headers: { 'x-wallet-address': user },
-      signal: AbortSignal.timeout(15_000),
-    });
+    const response = await fetch(
+      `${live[turn % live.length].base}/api/send-token?${query.toString()}`,
+      {
+        method: 'POST',
+        headers: { 'x-wallet-address': user },
+        signal: AbortSignal.timeout(15_000),
+      },
+    );
     const body = (await response.json()) as { serializedTransaction?: string };
     const intent = response.headers.get('x-action-intent');
     if (response.status !== 200 || !intent || !body.serializedTransaction) return undefined;

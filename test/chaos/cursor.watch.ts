@@ -30,7 +30,7 @@ export class CursorWatch {
     this.timer = setInterval(() => void this.read(key), everyMs);
   }
 
-  async stop(): Promise<CursorReport> {
+  stop(): CursorReport {
     clearInterval(this.timer);
     this.redis.disconnect();
     return this.report;

@@ -7,7 +7,7 @@
  * unknown one came, and the follower's cursor never moved backwards.
  */
 import { parseArgs } from 'node:util';
-import { type ChaosReport, passed, runChaos } from './chaos.run';
+import { type ChaosReport, passed, runChaos, runningTeardowns } from './chaos.run';
 
 const { values } = parseArgs({
   options: {
@@ -49,6 +49,13 @@ async function main(): Promise<void> {
   console.log(ok ? 'PASS' : 'FAIL');
   process.exitCode = ok ? 0 : 1;
 }
+
+// Ctrl-C (or a timeout's SIGINT): the replicas and the private Redis go with the run.
+process.once('SIGINT', () => {
+  void Promise.all([...runningTeardowns].map((teardown) => teardown())).finally(() =>
+    process.exit(130),
+  );
+});
 
 main().catch((error: unknown) => {
   console.error(error);
