@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Hash } from 'viem';
-import { HashLookup } from './hash-lookup';
+import { HashLookup, type Lookup } from './hash-lookup';
+import type { StoredIntent } from './intent-store';
 import { early, hashUsed, mismatch, refuseSettled } from './intent-errors';
 import { IntentsService } from './intents.service';
 import type { TransactionIntent } from './outcome.types';
@@ -32,15 +33,31 @@ export class IntentReports {
    */
   async report(id: string, hash: Hash): Promise<Reported> {
     const normalized = hash.toLowerCase() as Hash;
-    let stored = await this.intents.find(id);
+    const stored = await this.intents.find(id);
     if (stored.intent.hash === normalized) return { intent: stored.intent, known: true };
     refuseSettled(stored.intent);
     const look = await this.lookup.lookup(stored.intent, normalized);
     if (look.kind === 'unknown') return { intent: stored.intent, known: false };
     if (look.kind === 'foreign') throw mismatch();
     if (look.kind === 'early') throw early();
-    const { tx, seen } = look;
     if (!(await this.intents.bindHash(stored.intent, normalized))) throw hashUsed();
+    try {
+      return await this.submit(id, stored, normalized, look);
+    } catch (error) {
+      // Settled meanwhile by another transaction, or the store failed: the hash is free again.
+      await this.intents.unbindHash(stored.intent, normalized).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Marks the intent `submitted` with the reported transaction (compare-and-set, re-read on a loss). */
+  private async submit(
+    id: string,
+    first: StoredIntent,
+    normalized: Hash,
+    { tx, seen }: Extract<Lookup, { kind: 'seen' }>,
+  ): Promise<Reported> {
+    let stored = first;
     for (;;) {
       const { intent } = stored;
       if (intent.hash === normalized) return { intent, known: true };
