@@ -1,9 +1,5 @@
-import { type Address, getAddress, type Hex, parseTransaction } from 'viem';
-import {
-  fromWagmiJson,
-  toWagmiJson,
-  type UnsignedTransaction,
-} from '../evm/transaction/tx-serialization';
+import { type Address, getAddress, type Hex } from 'viem';
+import { parseSerialized, toWagmiJson } from '../evm/transaction/tx-serialization';
 
 /**
  * What an EVM blink's `transaction` holds: the request Dialect's EVM adapter hands to viem's
@@ -22,17 +18,6 @@ export interface WalletRequest {
 }
 
 /**
- * The checked `serializedTransaction` of the action's answer read back, in either
- * TX_SERIALIZATION: the unsigned EIP-1559 RLP (`0x02…`) or wagmi's JSON.
- */
-function readAnswered(serialized: string): Partial<UnsignedTransaction> {
-  if (!serialized.startsWith('0x02'))
-    return fromWagmiJson<Partial<UnsignedTransaction>>(serialized);
-  const { to, ...tx } = parseTransaction(serialized as Hex);
-  return { ...tx, to: to ?? undefined };
-}
-
-/**
  * The action's one checked transaction as its blink answers it: wagmi's `serialize` of the wallet
  * request (`{"to":…,"value":{"__type":"bigint","value":"0"},"chainId":43113}`, `to` checksummed),
  * the form Dialect's adapter deserializes; the RLP the Sherry routes answer is not JSON and fails
@@ -43,7 +28,7 @@ function readAnswered(serialized: string): Partial<UnsignedTransaction> {
  * wallet knows its own pending transactions.
  */
 export function walletTransaction(serialized: string): string {
-  const tx = readAnswered(serialized);
+  const tx = parseSerialized(serialized);
   if (tx.to === undefined || tx.chainId === undefined) {
     throw new Error('The action answered a transaction without a recipient or a chain');
   }

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { getAddress, type Hex, parseTransaction } from 'viem';
+import { getAddress, type Hex } from 'viem';
 import type { ExecutionResponse } from '../contract/action.types';
-import { fromWagmiJson, tagsIn, type UnsignedTransaction } from '../evm';
+import { parseSerialized, tagsIn, type UnsignedTransaction } from '../evm';
 import type { ActionCall } from '../kit/action-call';
 import { TransactionAnswerListener } from '../kit/transaction-answer.listener';
 import { limitLog } from '../telemetry/logging/log-limiter';
@@ -104,9 +104,7 @@ const clientOrigin = (ip: string): string =>
 /** RLP (`0x02…`) or wagmi's JSON, as a wallet reads it; undefined when neither parses. */
 function readTransaction(serialized: string): Partial<UnsignedTransaction> | undefined {
   try {
-    return serialized.startsWith('0x')
-      ? (parseTransaction(serialized as Hex) as Partial<UnsignedTransaction>)
-      : fromWagmiJson<Partial<UnsignedTransaction>>(serialized);
+    return parseSerialized(serialized);
   } catch {
     return undefined;
   }

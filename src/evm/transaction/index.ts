@@ -24,6 +24,7 @@ export { TransactionModule } from './transaction.module';
 export {
   displayValue,
   fromWagmiJson,
+  parseSerialized,
   serializeUnsigned,
   toWagmiJson,
   type TransactionFormat,

@@ -1,4 +1,4 @@
-import { type Address, type Hex, serializeTransaction } from 'viem';
+import { type Address, type Hex, parseTransaction, serializeTransaction } from 'viem';
 import { jsonSafe } from '../../contract/json-safe';
 
 /** What the backend hands a wallet: an unsigned EIP-1559 transaction, filled as far as it knows. */
@@ -53,6 +53,16 @@ export function serializeUnsigned(tx: UnsignedTransaction, format: TransactionFo
   const request: Record<string, unknown> = { type: 'eip1559' };
   for (const [key, value] of Object.entries(tx)) if (value !== undefined) request[key] = value;
   return toWagmiJson(request);
+}
+
+/**
+ * A `serializedTransaction` read back, in either format: the unsigned EIP-1559 RLP (`0x02…`, its
+ * empty fields absent) or wagmi's JSON. Throws when it is neither.
+ */
+export function parseSerialized(serialized: string): Partial<UnsignedTransaction> {
+  if (!serialized.startsWith('0x')) return fromWagmiJson<Partial<UnsignedTransaction>>(serialized);
+  const { to, ...tx } = parseTransaction(serialized as Hex);
+  return { ...tx, to: to ?? undefined };
 }
 
 /** Display form of call arguments: the kit's JSON-safe rule (bigints as decimal strings, dates as ISO text). */
