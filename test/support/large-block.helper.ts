@@ -5,6 +5,7 @@ import { mine } from './chain-driver.helper';
 
 /** 30 transactions of 100 kB of calldata: 6 MB of JSON in one block, over the 4 MiB answer cap. */
 export const LARGE_TXS = 30;
+/** The calldata of each of them, in bytes (zeros). */
 export const CALLDATA_BYTES = 100_000;
 
 const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).address;
