@@ -84,3 +84,20 @@ export function printTargets(rows: Map<string, Row>): void {
     );
   }
 }
+
+/**
+ * A bench part run alone (`npx ts-node --transpile-only test/bench/<part>.ts`): its report
+ * printed, the process ended with 0, or 1 and the error.
+ */
+export function printAlone(run: () => Promise<string>): void {
+  run().then(
+    (text) => {
+      console.log(text);
+      process.exit(0);
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -12,6 +12,7 @@ import { IntentsService } from '../../src/outcomes/intents.service';
 import { startTestChain, type TestChain } from '../../src/testing';
 import { createTestApp } from '../support/app.factory';
 import { RpcRecorder } from '../support/rpc.recorder';
+import { printAlone } from './bench.report';
 
 const SECONDS = 20;
 const address = (): `0x${string}` => privateKeyToAccount(generatePrivateKey()).address;
@@ -73,15 +74,4 @@ export async function followerCost(): Promise<string> {
   }
 }
 
-if (require.main === module) {
-  followerCost().then(
-    (line) => {
-      console.log(line);
-      process.exit(0);
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) printAlone(followerCost);

@@ -22,6 +22,7 @@ import {
   sendTokenIntent,
 } from '../support/outcomes.helper';
 import { RpcRecorder } from '../support/rpc.recorder';
+import { printAlone } from './bench.report';
 
 const MB = (bytes: number): string => `${(bytes / 1e6).toFixed(2)} MB`;
 
@@ -72,15 +73,4 @@ export async function largeBlockCost(): Promise<string> {
   }
 }
 
-if (require.main === module) {
-  largeBlockCost().then(
-    (line) => {
-      console.log(line);
-      process.exit(0);
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) printAlone(largeBlockCost);

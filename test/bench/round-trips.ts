@@ -19,6 +19,7 @@ import { signAndSend, startTestChain, type TestChain } from '../../src/testing';
 import { createTestApp } from '../support/app.factory';
 import { formBody } from '../support/multipart.helper';
 import { RpcRecorder } from '../support/rpc.recorder';
+import { printAlone } from './bench.report';
 
 /** Each way: the proxy holds the request 100 ms and the answer 100 ms. */
 const ONE_WAY_MS = Number(process.env.BENCH_ONE_WAY_MS ?? 100);
@@ -183,12 +184,4 @@ export async function roundTrips(): Promise<string> {
   }
 }
 
-if (require.main === module) {
-  roundTrips().then(
-    (text) => console.log(text),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) printAlone(roundTrips);
