@@ -44,6 +44,7 @@ import { SiweVerifier } from './siwe.verifier';
     AuthSessionVerifier,
     { provide: SessionVerifier, useExisting: AuthSessionVerifier },
   ],
-  exports: [AUTH_CONFIG, AUTH_STORE, SessionTokens, SessionVerifier],
+  // SiweVerifier for the blinks' sign-in message (src/blinks), which it must accept.
+  exports: [AUTH_CONFIG, AUTH_STORE, SessionTokens, SiweVerifier, SessionVerifier],
 })
 export class AuthModule {}

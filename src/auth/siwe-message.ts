@@ -11,6 +11,28 @@ export type StrictSiweMessage = SiweMessage & {
   issuedAt: Date;
 };
 
+/** What a message this service writes for a wallet to sign names (writeSiweMessage). */
+export interface SiweMessageFields {
+  address: Address;
+  chainId: number;
+  /** The host the verifier answers for (SiweVerifier.messageOrigin) and its URI. */
+  domain: string;
+  uri: string;
+  nonce: string;
+  statement: string;
+  issuedAt: Date;
+  expirationTime?: Date;
+}
+
+/**
+ * A sign-in message written by the service itself (a blink's `message` action, src/blinks): viem's
+ * createSiweMessage, the writer parseStrict compares every message with, so what it writes is
+ * read back byte for byte, version 1.
+ */
+export function writeSiweMessage(fields: SiweMessageFields): string {
+  return createSiweMessage({ ...fields, address: getAddress(fields.address), version: '1' });
+}
+
 /**
  * The message's fields, or why it is not an EIP-4361 message this service reads. viem's parser
  * is lenient: a line out of order is dropped, a malformed time becomes an Invalid Date (that

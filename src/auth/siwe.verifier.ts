@@ -131,6 +131,17 @@ export class SiweVerifier {
     return new Date(time);
   }
 
+  /**
+   * The domain and URI of a message this service writes (a blink's sign-in, src/blinks): the
+   * first host verify accepts, and the published base URL when it is on that host (else that
+   * host over HTTPS), so the message it writes is one it accepts.
+   */
+  messageOrigin(origin: RequestOrigin): { domain: string; uri: string } {
+    const [domain] = this.hosts(origin);
+    const base = this.app.publicBaseUrl ?? `${origin.protocol}://${origin.host}`;
+    return { domain, uri: hostOf(base) === domain ? base : `https://${domain}` };
+  }
+
   /** AUTH_DOMAINS, else PUBLIC_BASE_URL's host, else (where it may be trusted) the request's. */
   private hosts(origin: RequestOrigin): string[] {
     if (this.config.domains.length > 0) return this.config.domains;

@@ -16,6 +16,7 @@ const blink = (responseType?: 'data'): Blink => ({
   action: { ...action, ...(responseType && { responseType }) },
   blockchainIds: ['eip155:43113'],
   href: '/api/blinks/best-swap',
+  signIn: false,
 });
 const answered = (body: Record<string, unknown>, intent = true, status = 200): Dispatched => ({
   status,

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import type { ActionGetResponse, ActionsJson, LinkedAction } from '@solana/actions-spec';
+import { ActionException } from '../contract/action.exception';
 import type { DynamicAction } from '../contract/action.types';
 import { declaredChains } from '../evm/chains/chain-registry';
 import { ActionRegistry } from '../kit/action.registry';
@@ -7,11 +8,10 @@ import { MiniAppDocuments } from '../publishing/mini-app-documents';
 import { blinkParameters } from './blink-parameters';
 
 /**
- * Why a `user: 'verified'` action has no working blink: a blink client sends only `{account}`,
- * never a session, so the action would refuse every click.
+ * The field a signed-in blink carries its session in (blink-sign-in.ts): not a name an action may
+ * declare, since its blink could not tell the two apart.
  */
-export const VERIFIED_PROBLEM =
-  'This action shows a signed-in user their own data: blinks cannot sign in, so use the mini-app';
+export const SESSION_FIELD = 'blinkSession';
 
 /**
  * A blink's document (or chained action): the spec's, but for its icon, left out where the service
@@ -34,6 +34,11 @@ export interface Blink {
   /** The linked action's href: the blink with each field templated in its query (spec 2.4). */
   href: string;
   linked?: LinkedAction;
+  /**
+   * A `user: 'verified'` action: its blink opens with a sign-in (`message`) and shows `linked`,
+   * with the session, once signed in (blink-sign-in.ts).
+   */
+  signIn: boolean;
   /** Why the spec cannot show it: published `disabled`, with this as its error. */
   problem?: string;
 }
@@ -41,6 +46,16 @@ export interface Blink {
 export const blinkName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 export const blinkPath = (name: string): string => `${BLINKS_ROUTE}/${name}`;
 export const caip2 = (chainId: number): string => `eip155:${chainId}`;
+
+/**
+ * The `message` action a verified action's blink opens with: its POST answers the sign-in message
+ * to sign (blink-sign-in.controller.ts). `query` keeps values already chosen (after an approval).
+ */
+export const signInLink = (name: string, query = ''): LinkedAction => ({
+  type: 'message',
+  label: 'Sign in with your wallet',
+  href: `${blinkPath(name)}/sign-in${query === '' ? '' : `?${query}`}`,
+});
 
 /**
  * Every action of the registry as a blink, built once at boot from the declarations that drive
@@ -72,6 +87,15 @@ export class BlinkCatalogue {
     return this.byName.get(name);
   }
 
+  /** The blink of a route's `:name`, or the 404 that says there is none. */
+  named(name: string): Blink {
+    const blink = this.byName.get(name);
+    if (blink) return blink;
+    throw new ActionException(HttpStatus.NOT_FOUND, 'No such blink', {
+      message: `No action is served as the blink ${name.slice(0, 60)}`,
+    });
+  }
+
   all(): Blink[] {
     return [...this.byName.values()];
   }
@@ -98,7 +122,7 @@ export class BlinkCatalogue {
       label,
       ...(blink.problem !== undefined
         ? { disabled: true, error: { message: blink.problem } }
-        : { links: { actions: blink.linked ? [blink.linked] : [] } }),
+        : { links: { actions: openingActions(blink) } }),
     };
   }
 
@@ -113,7 +137,13 @@ export class BlinkCatalogue {
   }
 }
 
-function blink(name: string, action: DynamicAction, verified: boolean): Blink {
+/** What a blink's document offers: the action, or first the sign-in a verified action needs. */
+function openingActions(blink: Blink): LinkedAction[] {
+  if (blink.signIn) return [signInLink(blink.name)];
+  return blink.linked ? [blink.linked] : [];
+}
+
+function blink(name: string, action: DynamicAction, signIn: boolean): Blink {
   const blockchainIds = declaredChains(action).map(caip2);
   const mapped = blinkParameters(action.params ?? []);
   const disabled = (problem: string): Blink => ({
@@ -121,10 +151,13 @@ function blink(name: string, action: DynamicAction, verified: boolean): Blink {
     action,
     blockchainIds,
     href: blinkPath(name),
+    signIn,
     problem,
   });
-  if (verified) return disabled(VERIFIED_PROBLEM);
   if ('problem' in mapped) return disabled(mapped.problem);
+  if (signIn && mapped.parameters.some((p) => p.name === SESSION_FIELD)) {
+    return disabled(`${SESSION_FIELD}: the name is the blink's own, for its session`);
+  }
   const { parameters } = mapped;
   const query = parameters.map((p) => `${p.name}={${p.name}}`).join('&');
   const href = query === '' ? blinkPath(name) : `${blinkPath(name)}?${query}`;
@@ -134,5 +167,5 @@ function blink(name: string, action: DynamicAction, verified: boolean): Blink {
     label: action.label,
     ...(parameters.length > 0 && { parameters }),
   };
-  return { name, action, blockchainIds, href, linked };
+  return { name, action, blockchainIds, href, linked, signIn };
 }

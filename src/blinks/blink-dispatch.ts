@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InProcessCalls } from '../kit/in-process-call';
 
 /** What the service answered a request it made to itself. */
@@ -19,6 +19,14 @@ export const PASSED_HEADERS = [
   'x-action-intent',
 ] as const;
 
+/** Writes the inner answer's PASSED_HEADERS on the blink's reply. */
+export function passHeaders(reply: FastifyReply, headers: Dispatched['headers']): void {
+  for (const name of PASSED_HEADERS) {
+    const value = headers[name];
+    if (value !== undefined) void reply.header(name, value);
+  }
+}
+
 /** How the request to the service's own route is sent. */
 export interface DispatchOptions {
   /** The user the request names (`x-user-address`): a blink's `account`. */
@@ -28,6 +36,8 @@ export interface DispatchOptions {
    * origin rule judges the client as if it had called the route itself (the blinks' reports).
    */
   asClient?: boolean;
+  /** A session token (a signed-in blink's), sent as `Authorization: Bearer`: the route checks it. */
+  session?: string;
 }
 
 /**
@@ -47,26 +57,42 @@ export class BlinkDispatch {
     private readonly inProcess: InProcessCalls,
   ) {}
 
-  async post(
+  post(
     req: FastifyRequest,
     url: string,
     payload: object,
-    { user, asClient = false }: DispatchOptions = {},
+    options: DispatchOptions = {},
+  ): Promise<Dispatched> {
+    return this.send(req, 'POST', url, payload, options);
+  }
+
+  /** A GET of the service's own route (a blink's sign-in asks the nonce route for a nonce). */
+  get(req: FastifyRequest, url: string, options: DispatchOptions = {}): Promise<Dispatched> {
+    return this.send(req, 'GET', url, undefined, options);
+  }
+
+  private async send(
+    req: FastifyRequest,
+    method: 'GET' | 'POST',
+    url: string,
+    payload: object | undefined,
+    { user, asClient = false, session }: DispatchOptions,
   ): Promise<Dispatched> {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     const { host, origin } = req.headers;
     const response = await fastify.inject({
-      method: 'POST',
+      method,
       url,
       remoteAddress: req.ip,
       headers: {
-        'content-type': 'application/json',
+        ...(payload !== undefined && { 'content-type': 'application/json' }),
         'x-request-id': req.id,
         ...(asClient ? origin !== undefined && { origin } : this.inProcess.headers()),
         ...(host !== undefined && { host }),
         ...(user !== undefined && { 'x-user-address': user }),
+        ...(session !== undefined && { authorization: `Bearer ${session}` }),
       },
-      payload: JSON.stringify(payload),
+      ...(payload !== undefined && { payload: JSON.stringify(payload) }),
     });
     let body: unknown;
     try {

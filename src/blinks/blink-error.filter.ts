@@ -9,7 +9,8 @@ import type { ActionError } from '@solana/actions-spec';
 import type { FastifyReply } from 'fastify';
 import { mapError } from '../contract/error-mapping';
 import { logText } from '../telemetry/logging/log-text';
-import { type Dispatched, PASSED_HEADERS } from './blink-dispatch';
+import { errorOf } from './blink-answers';
+import { type Dispatched, passHeaders } from './blink-dispatch';
 
 /**
  * The action's refusal, passed on as the spec's error: its status and words, and the headers a
@@ -25,6 +26,12 @@ export class BlinkRefusal extends HttpException {
   }
 }
 
+/** A refusal the service's own route answered (BlinkDispatch), passed on as the blink's. */
+export function refusalOf(dispatched: Dispatched): BlinkRefusal {
+  const { status, body } = errorOf(dispatched);
+  return new BlinkRefusal(body as ActionError, status, dispatched.headers);
+}
+
 /**
  * Every error of a blink route in the spec's shape, `{message}`, with its 4xx or 5xx: a blink
  * client shows the message to the user, so it is the action's words, never a stack, a URL or a
@@ -37,10 +44,7 @@ export class BlinkErrorFilter implements ExceptionFilter {
   catch(thrown: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     if (thrown instanceof BlinkRefusal) {
-      for (const name of PASSED_HEADERS) {
-        const value = thrown.headers[name];
-        if (value !== undefined) void reply.header(name, value);
-      }
+      passHeaders(reply, thrown.headers);
       void reply.status(thrown.getStatus()).send(thrown.answer);
       return;
     }

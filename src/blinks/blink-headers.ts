@@ -21,4 +21,8 @@ export const BLINK_ROUTE_CONFIG = {
   },
 } as const;
 
-export const BLINK_EXPOSED_HEADERS = ['X-Action-Version', 'X-Blockchain-Ids'];
+/**
+ * Exposed to pages on every blink answer: the spec's two, and a transaction answer's intent
+ * (`X-Action-Intent`, as the platform route's answer names it) that a client may report a hash to.
+ */
+export const BLINK_EXPOSED_HEADERS = ['X-Action-Version', 'X-Blockchain-Ids', 'X-Action-Intent'];

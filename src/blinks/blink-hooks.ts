@@ -54,7 +54,9 @@ export function blinkRouteHooks(
     void reply.header('X-Blockchain-Ids', (chains ?? every).join(','));
     // After the CORS hook, which has set the service's list: the spec's two join it.
     const exposed = reply.getHeader('access-control-expose-headers');
-    const list = [...(typeof exposed === 'string' ? [exposed] : []), ...BLINK_EXPOSED_HEADERS];
+    const listed = typeof exposed === 'string' ? exposed.split(',').map((name) => name.trim()) : [];
+    const known = new Set(listed.map((name) => name.toLowerCase()));
+    const list = [...listed, ...BLINK_EXPOSED_HEADERS.filter((h) => !known.has(h.toLowerCase()))];
     void reply.header('access-control-expose-headers', list.join(', '));
     // Preflights are CORS's to answer (the routes' list decides what the browser is told).
     if (req.method === 'OPTIONS') return done();

@@ -23,6 +23,11 @@ const json = (description: string, schema: JsonSchema): ResponseObject => ({
 });
 const ERRORS: OperationObject['responses'] = {
   400: json('A malformed account, signature, body or value', ref('BlinkError')),
+  401: json(
+    'A verified action’s blink without a session that holds, or a refused sign-in',
+    ref('BlinkError'),
+  ),
+  403: json('The session or sign-in is another account’s', ref('BlinkError')),
   404: json('No action is served as this blink', ref('BlinkError')),
   422: json(
     'The action cannot run as a blink (a file parameter), or a hash is not its transaction',
@@ -55,6 +60,24 @@ const account = (signature: boolean): OperationObject['requestBody'] => ({
     },
   },
 });
+
+const SIGNED_IN_BODY: OperationObject['requestBody'] = {
+  required: true,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['account', 'signature', 'state'],
+        properties: {
+          account: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+          signature: { type: 'string', description: 'The wallet’s signature of the message' },
+          state: { type: 'string', description: 'The sign-in answer’s state, unchanged' },
+          data: { type: 'string', description: 'The sign-in answer’s message, unchanged' },
+        },
+      },
+    },
+  },
+};
 
 /** The blinks' routes in the OpenAPI document (src/publishing assembles it). */
 @Injectable()
@@ -116,6 +139,34 @@ export class BlinkOpenApi extends OpenApiExtension {
           },
         ),
       },
+      [`${BLINKS_ROUTE}/{name}/sign-in`]: {
+        post: op(
+          'blinks.signIn',
+          'A verified action’s sign-in: the EIP-4361 message for `account` to sign (spec 2.4 `message`)',
+          {
+            parameters: [name],
+            requestBody: account(false),
+            responses: {
+              200: json('The message and its sealed state', ref('BlinkMessage')),
+              ...ERRORS,
+            },
+          },
+        ),
+      },
+      [`${BLINKS_ROUTE}/{name}/signed-in`]: {
+        post: op(
+          'blinks.signedIn',
+          'The signed message exchanged for a session (as POST /api/auth/siwe): the action, usable',
+          {
+            parameters: [name],
+            requestBody: SIGNED_IN_BODY,
+            responses: {
+              200: json('The action, its session as its first field', ref('BlinkAction')),
+              ...ERRORS,
+            },
+          },
+        ),
+      },
       [`${BLINKS_ROUTE}/{name}/next/{intent}`]: { post: chained('next') },
       [`${BLINKS_ROUTE}/{name}/completed/{intent}`]: { post: chained('completed') },
     };
@@ -150,6 +201,16 @@ const SCHEMAS: Record<string, JsonSchema> = {
         type: 'object',
         properties: { actions: { type: 'array', items: { type: 'object' } } },
       },
+    },
+  },
+  BlinkMessage: {
+    type: 'object',
+    required: ['type', 'data', 'state', 'links'],
+    properties: {
+      type: { const: 'message' },
+      data: { type: 'string', description: 'The EIP-4361 message to sign' },
+      state: { type: 'string', description: 'Its fields, sealed: post it back unchanged' },
+      links: { type: 'object', properties: { next: { type: 'object' } } },
     },
   },
   BlinkPostResponse: {

@@ -68,5 +68,11 @@ export function blinkIconBase(app: AppConfig, requestBase: () => string): string
   return app.nodeEnv === 'production' ? undefined : requestBase();
 }
 
+/** blinkIconBase for a request: its protocol and host, outside production only. */
+export const requestIconBase = (
+  app: AppConfig,
+  req: { protocol: string; host: string },
+): string | undefined => blinkIconBase(app, () => `${req.protocol.toLowerCase()}://${req.host}`);
+
 // Refused at boot together with every other group of variables (checkConfiguration).
 registerConfigCheck(loadBlinksConfig);

@@ -11,6 +11,7 @@ import {
   Post,
   Req,
   UseFilters,
+  UseInterceptors,
 } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type {
@@ -23,29 +24,27 @@ import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ActionException } from '../contract/action.exception';
 import { TRANSACTIONS_PATH } from '../outcomes/transactions.controller';
-import { errorOf, postAnswer } from './blink-answers';
+import { BlinkAnswerInterceptor, WithHeaders } from './blink-answer.interceptor';
+import { postAnswer } from './blink-answers';
 import {
-  type Blink,
   BlinkCatalogue,
   type BlinkDocument,
   blinkPath,
   BLINKS_ROUTE,
+  signInLink,
   type WithoutIcon,
 } from './blink-catalogue';
-import { BlinkDispatch, type Dispatched } from './blink-dispatch';
-import { BlinkErrorFilter, BlinkRefusal } from './blink-error.filter';
+import { BlinkDispatch } from './blink-dispatch';
+import { BlinkErrorFilter, refusalOf } from './blink-error.filter';
 import { BLINK_ROUTE_CONFIG } from './blink-headers';
 import { inputsQuery, readAccount, readInputs, readSignature } from './blink-request';
-import { blinkIconBase } from './blinks.config';
+import { BlinkSeals } from './blink-seals';
+import { sessionToken, takeSession } from './blink-sign-in';
+import { requestIconBase } from './blinks.config';
 
 const BlinkRoute = (): MethodDecorator => RouteConfig(BLINK_ROUTE_CONFIG);
 const BlinkPost = (path: string): MethodDecorator =>
   applyDecorators(Post(path), HttpCode(HttpStatus.OK), BlinkRoute());
-
-const refuse = (dispatched: Dispatched): BlinkRefusal => {
-  const { status, body } = errorOf(dispatched);
-  return new BlinkRefusal(body as { message: string }, status, dispatched.headers);
-};
 
 /**
  * Every action as a blink (the Solana Actions spec, 2.4, on EVM chains): the GET document and
@@ -54,10 +53,12 @@ const refuse = (dispatched: Dispatched): BlinkRefusal => {
  */
 @Controller()
 @UseFilters(BlinkErrorFilter)
+@UseInterceptors(BlinkAnswerInterceptor)
 export class BlinksController {
   constructor(
     private readonly catalogue: BlinkCatalogue,
     private readonly dispatch: BlinkDispatch,
+    private readonly seals: BlinkSeals,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -70,7 +71,7 @@ export class BlinksController {
   @Get(`${BLINKS_ROUTE.slice(1)}/:name`)
   @BlinkRoute()
   get(@Param('name') name: string, @Req() req: FastifyRequest): BlinkDocument {
-    return this.catalogue.get(this.blink(name), this.baseUrl(req));
+    return this.catalogue.get(this.catalogue.named(name), this.baseUrl(req));
   }
 
   /** Preflights are answered by the CORS hook; these routes give them the blink's rules. */
@@ -84,23 +85,29 @@ export class BlinksController {
     @Param('name') name: string,
     @Body() body: unknown,
     @Req() req: FastifyRequest,
-  ): Promise<ActionPostResponse> {
-    const blink = this.blink(name);
+  ): Promise<WithHeaders<ActionPostResponse>> {
+    const blink = this.catalogue.named(name);
     if (blink.problem !== undefined) {
       throw new ActionException(HttpStatus.UNPROCESSABLE_ENTITY, blink.problem, {
         message: `This action cannot run as a blink: ${blink.problem}`,
       });
     }
     const { account, body: bag } = readAccount(body);
-    const inputs = readInputs(blink.action.params ?? [], req.query, bag);
+    // A verified action's: the session its sign-in sealed, in `data` (blink-sign-in.ts).
+    const { session, body: values } = blink.signIn ? takeSession(bag) : { body: bag };
+    const token = blink.signIn
+      ? await sessionToken(this.seals, blink.name, account, session)
+      : undefined;
+    const inputs = readInputs(blink.action.params ?? [], req.query, values);
     const dispatched = await this.dispatch.post(
       req,
       blink.action.path,
       { params: inputs },
-      { user: account },
+      { user: account, session: token },
     );
-    if (dispatched.status >= 300) throw refuse(dispatched);
-    return postAnswer(blink, dispatched, inputs).body as ActionPostResponse;
+    if (dispatched.status >= 300) throw refusalOf(dispatched);
+    const answer = postAnswer(blink, dispatched, inputs).body as ActionPostResponse;
+    return new WithHeaders(answer, dispatched.headers);
   }
 
   /** After an approval is mined: the wallet's hash is reported, and the action comes next. */
@@ -111,22 +118,20 @@ export class BlinksController {
     @Body() body: unknown,
     @Req() req: FastifyRequest,
   ): Promise<WithoutIcon<Action>> {
-    const blink = this.blink(name);
+    const blink = this.catalogue.named(name);
     const reported = await this.report(req, intent, body);
     const inputs = readInputs(blink.action.params ?? [], req.query, {});
     const query = inputsQuery(inputs);
     const { label } = blink.action;
+    const href = query === '' ? blinkPath(blink.name) : `${blinkPath(blink.name)}?${query}`;
     return {
       ...this.catalogue.get(blink, this.baseUrl(req)),
       type: 'action',
       description: `Approval: ${reported} Next: ${label}.`,
       links: {
+        // A verified action's session never rides a transaction's chain: its user signs in again.
         actions: [
-          {
-            type: 'transaction',
-            label,
-            href: query === '' ? blinkPath(blink.name) : `${blinkPath(blink.name)}?${query}`,
-          },
+          blink.signIn ? signInLink(blink.name, query) : { type: 'transaction', label, href },
         ],
       },
     };
@@ -140,7 +145,7 @@ export class BlinksController {
     @Body() body: unknown,
     @Req() req: FastifyRequest,
   ): Promise<WithoutIcon<CompletedAction>> {
-    const blink = this.blink(name);
+    const blink = this.catalogue.named(name);
     const reported = await this.report(req, intent, body);
     const { icon, title } = this.catalogue.get(blink, this.baseUrl(req));
     return {
@@ -161,23 +166,13 @@ export class BlinksController {
     const { signature } = readSignature(body);
     const url = `${TRANSACTIONS_PATH}/${encodeURIComponent(intent)}`;
     const dispatched = await this.dispatch.post(req, url, { hash: signature }, { asClient: true });
-    if (dispatched.status >= 300) throw refuse(dispatched);
+    if (dispatched.status >= 300) throw refusalOf(dispatched);
     const { message } = dispatched.body;
     return typeof message === 'string' ? message : '';
   }
 
-  private blink(name: string): Blink {
-    const blink = this.catalogue.find(name);
-    if (!blink) {
-      throw new ActionException(HttpStatus.NOT_FOUND, 'No such blink', {
-        message: `No action is served as the blink ${name.slice(0, 60)}`,
-      });
-    }
-    return blink;
-  }
-
   /** Where icons start (blinkIconBase): the request's only outside production. */
   private baseUrl(req: FastifyRequest): string | undefined {
-    return blinkIconBase(this.config, () => `${req.protocol.toLowerCase()}://${req.host}`);
+    return requestIconBase(this.config, req);
   }
 }

@@ -8,6 +8,8 @@ import { BlinkDispatch } from './blink-dispatch';
 import { blinkRouteHooks } from './blink-hooks';
 import { BlinkOpenApi } from './blink-openapi';
 import { blinkOrigins } from './blink-origins';
+import { BlinkSeals } from './blink-seals';
+import { BlinkSignInController } from './blink-sign-in.controller';
 import {
   BLINKS_CONFIG,
   type BlinksConfig,
@@ -46,11 +48,12 @@ export class BlinksModule implements OnModuleInit {
       // Global for OpenApiDocument (src/publishing), which documents the blinks' routes through
       // it, and for the layers above that link to the blinks only when they are on (BLINKS_CONFIG).
       global: true,
-      controllers: [BlinksController],
+      controllers: [BlinksController, BlinkSignInController],
       providers: [
         config,
         BlinkCatalogue,
         BlinkDispatch,
+        BlinkSeals,
         { provide: OpenApiExtension, useClass: BlinkOpenApi },
       ],
       exports: [BLINKS_CONFIG, BlinkCatalogue, OpenApiExtension],

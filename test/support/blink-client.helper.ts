@@ -11,14 +11,18 @@
  * Not run: blinks-core's BlinkContainer (the component a page renders, with its own Layout of
  * buttons and its security states from Dialect's registry); `execute` repeats its steps
  * (dist/index.cjs, "BlinkContainer": component.post(account) → adapter.signTransaction →
- * adapter.confirmTransaction → blink.chain(links.next, {signature, account})), with the context
- * it passes.
+ * adapter.confirmTransaction → blink.chain(links.next, {signature, account}); for a `message`
+ * answer, adapter.signMessage(data) → blink.chain(links.next, {signature, account, state, data})),
+ * with the context it passes. `useFormDefaults` repeats what @dialectlabs/blinks' form does
+ * before a click (dist/chunk-IMVQOLQJ.cjs, buildDefaultFormValues).
  */
 import {
   type AbstractActionComponent,
   type BlinkAdapter,
   BlinkInstance,
+  FormActionComponent,
   setProxyUrl,
+  SingleValueActionComponent,
 } from '@dialectlabs/blinks-core';
 import { useEvmWagmiAdapter } from '@dialectlabs/blinks/hooks/evm';
 import type { ActionPostResponse } from '@solana/actions-spec';
@@ -27,7 +31,14 @@ import { connect, createConfig, disconnect, http, mock } from '@wagmi/core';
 import { readFileSync } from 'node:fs';
 import { createElement, useEffect } from 'react';
 import { create } from 'react-test-renderer';
-import { type Address, type Chain, defineChain, type Hash, type TransactionReceipt } from 'viem';
+import {
+  type Address,
+  type Chain,
+  defineChain,
+  type Hash,
+  type Hex,
+  type TransactionReceipt,
+} from 'viem';
 import { useConnectorClient, WagmiProvider } from 'wagmi';
 import type { TestChain } from '../../src/testing/chain-types';
 
@@ -42,6 +53,8 @@ export interface BlinkStep {
   response: ActionPostResponse;
   /** The receipt of the transaction the adapter sent, when the answer was one. */
   receipt?: TransactionReceipt;
+  /** The adapter's signature of a `message` answer's data. */
+  signedMessage?: Hex;
   /** The blink the client shows next (links.next), or null when the chain ends. */
   next: BlinkInstance | null;
 }
@@ -144,6 +157,14 @@ export async function execute(
   const account = await adapter.connect(context);
   if (!account) throw new Error('No wallet');
   const response = (await component.post(account)) as ActionPostResponse;
+  if (response.type === 'message') {
+    const signed = await adapter.signMessage(response.data, context);
+    if ('error' in signed) throw new Error(signed.error);
+    const { signature } = signed;
+    const { state, data } = response;
+    const next = await blink.chain(response.links.next, { signature, account, state, data });
+    return { response, signedMessage: signature as Hex, next };
+  }
   let signature: Hash | undefined;
   if (response.type === 'transaction') {
     const signed = await adapter.signTransaction(response.transaction, context);
@@ -158,6 +179,23 @@ export async function execute(
     ? await testChain.chain.publicClient.getTransactionReceipt({ hash: signature })
     : undefined;
   return { response, receipt, next };
+}
+
+/**
+ * What @dialectlabs/blinks' form holds before the user types (buildDefaultFormValues): the option
+ * marked `selected` of each select and radio field, and the selected boxes of a checkbox.
+ */
+export function useFormDefaults(component: AbstractActionComponent): void {
+  for (const parameter of component.parameters) {
+    const options = 'options' in parameter ? parameter.options : [];
+    const selected = options.filter((option) => option.selected).map((option) => option.value);
+    const value = parameter.type === 'checkbox' ? selected : selected[0];
+    if (value === undefined || !['select', 'radio', 'checkbox'].includes(parameter.type ?? '')) {
+      continue;
+    }
+    if (component instanceof FormActionComponent) component.setValue(value, parameter.name);
+    else if (component instanceof SingleValueActionComponent) component.setValue(String(value));
+  }
 }
 
 export { BlinkInstance };
