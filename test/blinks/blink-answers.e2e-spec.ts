@@ -35,7 +35,10 @@ describe('Blinks: documents, data actions and refusals', () => {
     expect(res.headers['x-action-version']).toBe('2.4');
     expect(res.headers['x-blockchain-ids']).toBe(chains);
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    expect(String(res.headers['access-control-expose-headers'])).toContain('X-Blockchain-Ids');
+    const exposed = String(res.headers['access-control-expose-headers']).split(', ');
+    expect(exposed).toEqual(expect.arrayContaining(['X-Blockchain-Ids', 'X-Action-Intent']));
+    // Each once, though the service's own list names the intent too.
+    expect(exposed.filter((name) => name.toLowerCase() === 'x-action-intent')).toHaveLength(1);
   };
   const expectRefusal = (res: LightMyRequestResponse, status: number, words: RegExp): void => {
     expect(res.statusCode).toBe(status);
@@ -155,6 +158,8 @@ describe('Blinks: documents, data actions and refusals', () => {
     expect(paths['/actions.json']).toHaveProperty('get');
     expect(paths['/api/blinks/{name}/next/{intent}']).toHaveProperty('post');
     expect(paths['/api/blinks/{name}/completed/{intent}']).toHaveProperty('post');
+    expect(paths['/api/blinks/{name}/sign-in']).toHaveProperty('post');
+    expect(paths['/api/blinks/{name}/signed-in']).toHaveProperty('post');
   });
 
   it('refuses a body that is not JSON with {message} and the headers', async () => {

@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CalculatorModule } from '../../src/actions/calculator/calculator.module';
+import { MyTransactionsModule } from '../../src/actions/my-transactions/my-transactions.module';
 import { SendTokenModule } from '../../src/actions/send-token/send-token.module';
 import { checkBlink } from '../../src/testing/conformance/conformance.blink';
 import { actionUnderTest } from '../../src/testing/conformance/conformance.target';
@@ -10,7 +11,9 @@ describe('The conformance kit’s blink rule', () => {
   let app: NestFastifyApplication;
 
   beforeAll(async () => {
-    app = await createTestApp({ actions: [CalculatorModule, SendTokenModule] });
+    app = await createTestApp({
+      actions: [CalculatorModule, SendTokenModule, MyTransactionsModule],
+    });
   });
   afterAll(() => app.close());
 
@@ -45,5 +48,23 @@ describe('The conformance kit’s blink rule', () => {
         expect.stringMatching(/^sample \{"operation":"pow"\} was answered 400 \{"message":/),
       ]),
     );
+  });
+
+  it('signs in through a verified action’s blink, then finds nothing wrong', async () => {
+    expect(await checkBlink(actionUnderTest(app, '/api/my-transactions'))).toEqual([]);
+  });
+
+  it('reports a verified action whose blink does not open with its sign-in, or shows other fields', async () => {
+    const calculator = actionUnderTest(app, '/api/calculator');
+    const declaration = { ...calculator.declaration, user: 'verified' as const };
+    const opens = (await checkBlink({ ...calculator, declaration })).map((f) => f.problem);
+    expect(opens).toEqual([
+      expect.stringMatching(/^it needs a verified user, but opens with post \/api\/blinks\/calc/),
+      expect.stringMatching(/^without a session it answered 400 /),
+      expect.stringMatching(/^its sign-in answered 404 .*has no sign-in/),
+    ]);
+    const mine = actionUnderTest(app, '/api/my-transactions');
+    const fields = (await checkBlink({ ...mine, params: [] })).map((f) => f.problem);
+    expect(fields).toEqual(['signed in, its fields limit are not the declared ']);
   });
 });

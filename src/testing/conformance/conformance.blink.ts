@@ -1,5 +1,5 @@
 import type { ActionGetResponse, ActionPostResponse } from '@solana/actions-spec';
-import { blinkName, blinkPath, caip2 } from '../../blinks/blink-catalogue';
+import { blinkName, blinkPath, caip2, SESSION_FIELD } from '../../blinks/blink-catalogue';
 import { blinkParameters } from '../../blinks/blink-parameters';
 import { ACTION_VERSION } from '../../blinks/blink-headers';
 import { BLINKS_CONFIG, type BlinksConfig } from '../../blinks/blinks.config';
@@ -7,6 +7,7 @@ import { declaredChains } from '../../evm/chains/chain-registry';
 import type { ConformanceCheck } from './conformance.types';
 import { type Answer, CONFORMANCE_USER, header, quote, send } from './conformance.request';
 import { findings } from './conformance.http-rules';
+import { checkBlinkSignIn, sampleSession } from './conformance.blink-sign-in';
 
 /** The parameter types the Actions spec (2.4) shows. */
 const SPEC_TYPES = new Set([
@@ -45,20 +46,25 @@ function documentProblems(
       problems.push(`it has no ${field}`);
   }
   const mapped = blinkParameters(target.params);
-  const verified = target.declaration.user === 'verified';
-  if ('problem' in mapped || verified) {
-    const why =
-      'problem' in mapped
-        ? `a parameter the spec cannot show (${mapped.problem})`
-        : 'it needs a verified user';
+  if ('problem' in mapped) {
     if (blink.disabled !== true || typeof blink.error?.message !== 'string') {
-      problems.push(`${why}, but it is not disabled with an error`);
+      problems.push(
+        `a parameter the spec cannot show (${mapped.problem}), but it is not disabled with an error`,
+      );
     }
     return problems;
   }
   const linked = blink.links?.actions ?? [];
   if (linked.length !== 1) return [...problems, `it links ${linked.length} actions, not 1`];
   const [action] = linked;
+  // A verified action's blink opens with its sign-in; the action's fields come once signed in.
+  if (target.declaration.user === 'verified') {
+    const href = `${blinkPath(blinkName(target.path))}/sign-in`;
+    if (action.type !== 'message' || action.href !== href) {
+      problems.push(`it needs a verified user, but opens with ${action.type} ${action.href}`);
+    }
+    return problems;
+  }
   const mode = target.dataMode ? 'post' : 'transaction';
   if (action.type !== mode) problems.push(`its linked action is ${action.type}, not ${mode}`);
   if (!action.href.startsWith(blinkPath(blinkName(target.path)))) {
@@ -86,7 +92,7 @@ const asData = (params: object): Record<string, string> =>
 /**
  * The action's blink (src/blinks): its document, each sample on the declared chain answered
  * through it in the spec's shape, and a malformed account refused `{message}`, every answer with
- * the spec's headers.
+ * the spec's headers. A verified action's, signed in first (conformance.blink-sign-in.ts).
  */
 export const checkBlink: ConformanceCheck = async (target) => {
   // BLINKS=off: there is no blink to check (docs/blinks.md).
@@ -110,9 +116,23 @@ export const checkBlink: ConformanceCheck = async (target) => {
   }
   problems.push(...headerProblems(refused, chains, `POST ${path} refused`));
   if (blink.disabled === true) return findings('blink', problems);
+  const verified = target.declaration.user === 'verified';
+  const fields = target.params.filter((p) => p.fixed !== true).map((p) => p.name);
+  const signedIn = verified ? await checkBlinkSignIn(target.app, path, fields) : { problems: [] };
+  problems.push(...signedIn.problems);
   for (const sample of target.samples.filter((s) => s.chainId === undefined)) {
     const account = sample.userAddress ?? CONFORMANCE_USER;
-    const answer = await post({ account, data: asData(sample.params) });
+    const session = verified
+      ? await sampleSession(
+          target.app,
+          blinkName(target.path),
+          target.declaration.chains.source,
+          account,
+          signedIn.session,
+        )
+      : undefined;
+    const data = { ...asData(sample.params), ...(session && { [SESSION_FIELD]: session }) };
+    const answer = await post({ account, data });
     const body = answer.body as ActionPostResponse | undefined;
     const expected = target.dataMode ? 'post' : 'transaction';
     if (answer.status !== 200 || body?.type !== expected) {
