@@ -4,7 +4,6 @@ import { getAddress } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { SESSION_FIELD } from '../../blinks/blink-catalogue';
 import { BlinkSeals } from '../../blinks/blink-seals';
-import { DEV_MNEMONIC } from '../chain-types';
 import { type Answer, CONFORMANCE_USER, quote, send } from './conformance.request';
 import { sessionToken } from './conformance.token';
 
@@ -15,14 +14,21 @@ export interface BlinkSignIn {
   session?: string;
 }
 
+/**
+ * CONFORMANCE_USER's signer: Hardhat's first dev account, of its published mnemonic (DEV_MNEMONIC
+ * of src/testing, written out since this folder does not import src/testing's root): no one's funds.
+ */
+const CONFORMANCE_SIGNER = mnemonicToAccount(
+  'test test test test test test test test test test test junk',
+);
+
 const post = (app: NestFastifyApplication, path: string, body: unknown): Promise<Answer> =>
   send(app, 'POST', path, { rawBody: JSON.stringify(body) });
 
 /**
  * A verified action's blink (docs/blinks.md, "Sign-in inside a blink") as a client meets it: the
  * action refused (401) without a session; its `message` answer an EIP-4361 message with a state
- * and links.next; that message signed by the kit's user (the dev mnemonic's first account, whose
- * key is public: no one's wallet), then answered with the action, its session the first field.
+ * and links.next; that message signed by the kit's user (CONFORMANCE_SIGNER), then answered with the action, its session the first field.
  */
 export async function checkBlinkSignIn(
   app: NestFastifyApplication,
@@ -41,8 +47,7 @@ export async function checkBlinkSignIn(
   if (message.links?.next?.href !== `${path}/signed-in`) {
     problems.push(`its sign-in links to ${message.links?.next?.href}, not ${path}/signed-in`);
   }
-  const signer = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 0 });
-  const signature = await signer.signMessage({ message: message.data });
+  const signature = await CONFORMANCE_SIGNER.signMessage({ message: message.data });
   const signedIn = await post(app, message.links?.next?.href ?? `${path}/signed-in`, {
     account: CONFORMANCE_USER,
     signature,
