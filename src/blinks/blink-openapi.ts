@@ -11,6 +11,7 @@ import { asSchema, type JsonSchema, ref } from '../publishing/openapi/json-schem
 import { OpenApiExtension } from '../publishing/openapi/openapi-extension';
 import { BlinkCatalogue, BLINKS_ROUTE } from './blink-catalogue';
 import { ACTION_VERSION } from './blink-headers';
+import { BLINK_SCHEMAS } from './blink-openapi.schemas';
 
 const TAG = 'Blinks';
 const json = (description: string, schema: JsonSchema): ResponseObject => ({
@@ -174,53 +175,7 @@ export class BlinkOpenApi extends OpenApiExtension {
 
   schemas(): Record<string, SchemaObject> {
     return Object.fromEntries(
-      Object.entries(SCHEMAS).map(([name, schema]) => [name, asSchema(schema)]),
+      Object.entries(BLINK_SCHEMAS).map(([name, schema]) => [name, asSchema(schema)]),
     );
   }
 }
-
-/** The spec's shapes, as far as a client of this service meets them. */
-const SCHEMAS: Record<string, JsonSchema> = {
-  BlinkError: {
-    type: 'object',
-    required: ['message'],
-    properties: { message: { type: 'string' } },
-  },
-  BlinkAction: {
-    type: 'object',
-    required: ['type', 'icon', 'title', 'description', 'label'],
-    properties: {
-      type: { enum: ['action', 'completed'] },
-      icon: { type: 'string', format: 'uri' },
-      title: { type: 'string' },
-      description: { type: 'string' },
-      label: { type: 'string' },
-      disabled: { type: 'boolean' },
-      error: ref('BlinkError'),
-      links: {
-        type: 'object',
-        properties: { actions: { type: 'array', items: { type: 'object' } } },
-      },
-    },
-  },
-  BlinkMessage: {
-    type: 'object',
-    required: ['type', 'data', 'state', 'links'],
-    properties: {
-      type: { const: 'message' },
-      data: { type: 'string', description: 'The EIP-4361 message to sign' },
-      state: { type: 'string', description: 'Its fields, sealed: post it back unchanged' },
-      links: { type: 'object', properties: { next: { type: 'object' } } },
-    },
-  },
-  BlinkPostResponse: {
-    type: 'object',
-    required: ['type'],
-    properties: {
-      type: { enum: ['transaction', 'post'] },
-      transaction: { type: 'string', description: 'The serialized transaction to sign' },
-      message: { type: 'string' },
-      links: { type: 'object', properties: { next: { type: 'object' } } },
-    },
-  },
-};

@@ -65,6 +65,7 @@ export class BlinkSeals {
     this.issuer = tokens.audience;
   }
 
+  /** The `state` of a sign-in answer: the message's fields, MAC'd, until the nonce expires. */
   state(blink: string, state: SignInState): Promise<string> {
     return new SignJWT({
       chain: state.chainId,
@@ -81,6 +82,7 @@ export class BlinkSeals {
       .sign(this.stateKey);
   }
 
+  /** The fields a state sealed, if this service sealed them for this blink and they hold. */
   async readState(blink: string, sealed: string): Promise<SignInState | Refused> {
     try {
       const { payload } = await jwtVerify(sealed, this.stateKey, {
@@ -112,6 +114,7 @@ export class BlinkSeals {
     }
   }
 
+  /** The session as the blink carries it: encrypted, for this blink, short-lived. */
   async session(blink: string, session: BlinkSession): Promise<string> {
     const expiresAt = Math.min(
       session.expiresAt,
@@ -127,6 +130,7 @@ export class BlinkSeals {
       .encrypt(this.sessionKey);
   }
 
+  /** The session a blink carried, if this service sealed it for this blink and it is in time. */
   async openSession(blink: string, sealed: string): Promise<BlinkSession | Refused> {
     try {
       const { payload } = await jwtDecrypt(sealed, this.sessionKey, {

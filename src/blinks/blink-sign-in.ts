@@ -38,6 +38,7 @@ export interface SignedInRequest {
   data?: string;
 }
 
+/** Reads that body; a malformed field is a 400 naming it (the sign-in route checks the rest). */
 export function readSignedIn(body: unknown): SignedInRequest {
   const { account, body: bag } = readAccount(body);
   const { signature, state, data } = bag;

@@ -189,6 +189,21 @@ describe('Sign-in inside a blink, driven by Dialect’s client on a local chain'
       return { account, signature, state: state!, data: data as string };
     };
 
+    it('values chosen before (an approval’s) ride the hrefs to a button that keeps them', async () => {
+      const { body } = await post(`${TRANSFER}/sign-in?amount=0.5`, { account: user.address });
+      const answer = body as unknown as SignMessageResponse;
+      expect(answer.links.next.href).toBe(`${TRANSFER}/signed-in?amount=0.5`);
+      const signature = await user.signMessage({ message: answer.data as string });
+      const signedIn = await post(answer.links.next.href, {
+        account: user.address,
+        signature,
+        state: answer.state,
+      });
+      const [button] = (signedIn.body as unknown as ActionGetResponse).links!.actions;
+      expect(button).toMatchObject({ type: 'transaction', href: `${TRANSFER}?amount=0.5` });
+      expect(button.parameters?.map((p) => p.name)).toEqual(['blinkSession']);
+    });
+
     it('a signature by another wallet: 401, and the nonce still serves its owner', async () => {
       const forged = await messageFor(user.address, other);
       const refused = await post(`${TRANSFER}/signed-in`, forged);
