@@ -81,6 +81,8 @@ export class BlinkSignInController {
   ): Promise<SignMessageResponse> {
     const blink = this.signInBlink(name);
     const { account } = readAccount(body);
+    // Values kept from an approval: read (and refused) before a nonce is spent on the request.
+    const query = inputsQuery(readInputs(blink.action.params ?? [], req.query, {}));
     const answered = await this.dispatch.get(req, NONCE_PATH);
     if (answered.status >= 300) throw refusalOf(answered);
     const { nonce, expiresAt } = answered.body.data as NonceData;
@@ -92,7 +94,6 @@ export class BlinkSignInController {
       issuedAt: new Date(),
       expirationTime: new Date(expiresAt * 1000),
     };
-    const query = inputsQuery(readInputs(blink.action.params ?? [], req.query, {}));
     return {
       type: 'message',
       data: signInMessage(blink, state),
