@@ -8,6 +8,7 @@ import { MyTransactionsModule } from '../../src/actions/my-transactions/my-trans
 import { BlinkSeals } from '../../src/blinks/blink-seals';
 import { INTENT_STORE, type IntentStore } from '../../src/outcomes/intent-store';
 import { startTestChain, type TestChain } from '../../src/testing/local-chain';
+import { counterfactualWallet, deploySmartWallet } from '../../src/testing/evm/smart-wallets';
 import { VerifiedTransferModule } from '../fixtures/verified-transfer.fixture';
 import { createTestApp } from '../support/app.factory';
 import {
@@ -202,6 +203,31 @@ describe('Sign-in inside a blink, driven by Dialect’s client on a local chain'
       const [button] = (signedIn.body as unknown as ActionGetResponse).links!.actions;
       expect(button).toMatchObject({ type: 'transaction', href: `${TRANSFER}?amount=0.5` });
       expect(button.parameters?.map((p) => p.name)).toEqual(['blinkSession']);
+    });
+
+    it('smart wallets sign in as on /api/auth/siwe: ERC-1271 deployed, ERC-6492 not yet', async () => {
+      const deployed = await deploySmartWallet(testChain.chain, user);
+      const undeployed = await counterfactualWallet(testChain.chain, user);
+      for (const [address, sign] of [
+        [deployed, (message: string) => user.signMessage({ message })],
+        [undeployed.address, undeployed.signMessage],
+      ] as const) {
+        const { body } = await post(`${TRANSFER}/sign-in`, { account: address });
+        const { data, state } = body as unknown as SignMessageResponse;
+        const signature = await sign(data as string);
+        const signedIn = await post(`${TRANSFER}/signed-in`, {
+          account: address,
+          signature,
+          state,
+        });
+        expect([
+          signedIn.status,
+          (signedIn.body as unknown as ActionGetResponse).description,
+        ]).toEqual([200, expect.stringContaining(`Signed in as ${address}.`)]);
+      }
+      expect(await testChain.chain.publicClient.getCode({ address: undeployed.address })).toBe(
+        undefined,
+      );
     });
 
     it('a signature by another wallet: 401, and the nonce still serves its owner', async () => {
