@@ -14,6 +14,13 @@ export const VERIFIED_PROBLEM =
   'This action shows a signed-in user their own data: blinks cannot sign in, so use the mini-app';
 
 /**
+ * Why a paid action has no working blink: a blink client cannot pay over x402, so every click
+ * would be answered 402 (docs/agents.md, "Pricing an action").
+ */
+export const PAID_PROBLEM =
+  'This action is paid per call over x402, which a blink cannot do: call it from an x402 client (an agent)';
+
+/**
  * A blink's document (or chained action): the spec's, but for its icon, left out where the service
  * may not write its own URL (blinks.config.ts, blinkIconBase). Dialect's client shows no image then.
  */
@@ -63,8 +70,9 @@ export class BlinkCatalogue {
           `Actions ${taken.action.path} and ${action.path} would both be the blink ${blinkPath(name)}: rename one path's last segment`,
         );
       }
-      const verified = registry.find(action.path)?.user === 'verified';
-      this.byName.set(name, blink(name, action, verified));
+      const declaration = registry.find(action.path);
+      const verified = declaration?.user === 'verified';
+      this.byName.set(name, blink(name, action, verified, declaration?.price !== undefined));
     }
   }
 
@@ -113,7 +121,7 @@ export class BlinkCatalogue {
   }
 }
 
-function blink(name: string, action: DynamicAction, verified: boolean): Blink {
+function blink(name: string, action: DynamicAction, verified: boolean, paid: boolean): Blink {
   const blockchainIds = declaredChains(action).map(caip2);
   const mapped = blinkParameters(action.params ?? []);
   const disabled = (problem: string): Blink => ({
@@ -123,6 +131,7 @@ function blink(name: string, action: DynamicAction, verified: boolean): Blink {
     href: blinkPath(name),
     problem,
   });
+  if (paid) return disabled(PAID_PROBLEM);
   if (verified) return disabled(VERIFIED_PROBLEM);
   if ('problem' in mapped) return disabled(mapped.problem);
   const { parameters } = mapped;
