@@ -184,7 +184,9 @@ export class PaymentLedger {
 
   /** The payment identifier a payload carries; a malformed one is a 400. */
   private identifier(path: string, payload: PaymentPayload): string | undefined {
-    if (payload.extensions?.[PAYMENT_IDENTIFIER] === undefined) return undefined;
+    // A client echoes the extension's declaration as it is when it gives no id: no identifier.
+    const echoed = payload.extensions?.[PAYMENT_IDENTIFIER] as { info?: { id?: unknown } };
+    if (echoed?.info?.id === undefined) return undefined;
     const { id, validation } = extractAndValidatePaymentIdentifier(payload);
     if (validation.valid && id) return id;
     this.metrics.record(path, 'invalid');
