@@ -32,7 +32,7 @@ function send(res: ServerResponse, status: number, value: unknown): void {
 /**
  * An x402 facilitator over HTTP, as x402's HTTPFacilitatorClient calls one: `GET /supported`,
  * `POST /verify` and `POST /settle` with `{x402Version, paymentPayload, paymentRequirements}`,
- * answered by @x402/core's facilitator (`npm run facilitator`, docs/agents.md). A refusal is an
+ * answered by @x402/core's facilitator (docs/agents.md, "Running the facilitator"). A refusal is an
  * answer (`isValid: false`, `success: false`); a failure is a 500 that names no detail.
  */
 export async function startFacilitatorServer(
