@@ -59,15 +59,13 @@ export function facilitatorSigner(
     transport: custom({ request }),
     pollingInterval: 250,
   }).extend(publicActions);
-  type Write = Parameters<typeof client.writeContract>[0];
-  type Read = Parameters<typeof client.readContract>[0];
   type VerifyTyped = Parameters<typeof client.verifyTypedData>[0];
   return toFacilitatorEvmSigner(
     {
       address: account.address,
-      readContract: (args) => client.readContract({ ...args, args: args.args ?? [] } as Read),
+      readContract: (args) => client.readContract({ ...args, args: args.args ?? [] }),
       verifyTypedData: (args) => client.verifyTypedData(args as VerifyTyped),
-      writeContract: (args) => client.writeContract({ ...args, args: args.args } as Write),
+      writeContract: (args) => client.writeContract({ ...args, args: args.args }),
       sendTransaction: (args) => client.sendTransaction(args),
       waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
       getCode: (args) => client.getCode(args),

@@ -62,7 +62,9 @@ export async function startFacilitatorServer(
       })
       .catch((error: unknown) => {
         const client = error instanceof SyntaxError || error instanceof RangeError;
-        send(res, client ? 400 : 500, { error: client ? 'Malformed request' : 'Facilitator failed' });
+        send(res, client ? 400 : 500, {
+          error: client ? 'Malformed request' : 'Facilitator failed',
+        });
       });
   });
   server.listen(port, host);
