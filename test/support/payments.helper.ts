@@ -14,7 +14,9 @@ import {
 import { type LocalChain, startLocalChain } from '../../src/testing/evm/local-chain';
 import { createTestApp } from './app.factory';
 
+/** The chain swap-quote declares, which the local chain passes for. */
 export const FUJI = 43113;
+/** swap-quote's route. */
 export const QUOTE = '/api/swap-quote';
 /** SWAP_QUOTE_PRICE's default, in USDC base units (6 decimals). */
 export const PRICE_UNITS = 10_000n;
@@ -31,6 +33,7 @@ export interface PaidChain {
   chainFile: string;
 }
 
+/** A fresh local Fuji: the DEX fixture deployed, account 1 funded to pay, 3 paid, 4 settling. */
 export async function startPaidChain(): Promise<PaidChain> {
   const chain = await startLocalChain({ chainId: FUJI });
   const fixture = await deployDexFixture(chain);
@@ -82,6 +85,7 @@ export function payingFetch(payer: HDAccount, sent: string[] = []): typeof fetch
   return wrapFetchWithPayment(recording, client);
 }
 
+/** The fixture USDC's EIP-3009 read: whether an authorization's nonce was used. */
 export const USDC_3009_ABI = parseAbi([
   'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
 ]);
