@@ -191,6 +191,35 @@ describeWithRedis()('Paid actions over x402: swap-quote, settled in-process', ()
     expect(used).toBe(false);
   });
 
+  it('publishes its price in OpenAPI, leaves it out of the platform and disables its blink', async () => {
+    const openapi = (await app.inject({ url: '/api/openapi.json' })).json<{
+      paths: Record<string, { post: Record<string, unknown> & { responses: object } }>;
+    }>();
+    const post = openapi.paths[QUOTE].post;
+    expect(post['x-payment']).toEqual({
+      amount: '0.01',
+      token: 'USDC',
+      payTo: paid.payTo,
+      network: `eip155:${FUJI}`,
+      scheme: 'exact',
+      varies: true,
+    });
+    expect(post.description).toContain('Paid: 0.01 USDC per call');
+    expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['402', '409']));
+    const index = (await app.inject({ url: '/api/metadata' })).json<{
+      miniApps: { actionPaths: string[] }[];
+    }>();
+    expect(index.miniApps.flatMap((m) => m.actionPaths)).not.toContain(QUOTE);
+    const blink = (await app.inject({ url: '/api/blinks/swap-quote' })).json<{
+      disabled?: boolean;
+      error?: { message: string };
+    }>();
+    expect(blink).toMatchObject({
+      disabled: true,
+      error: { message: expect.stringMatching(/paid/) },
+    });
+  });
+
   it('counts paid calls by action and outcome', async () => {
     const samples = parseExposition(await app.get(ActionMetrics).registry.metrics());
     const count = (outcome: string): number =>
