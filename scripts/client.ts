@@ -25,7 +25,8 @@ function declaredActions(modules: readonly Type[]): ClientAction[] {
     return controllers.flatMap((controller) => {
       const declaration = Reflect.getMetadata(ACTION_KEY, controller) as
         ActionDeclaration | undefined;
-      return declaration
+      // A paid action is for x402 clients (docs/agents.md): executeDynamic cannot pay.
+      return declaration && !declaration.price
         ? [{ declaration, controller: findController(actionsDir, controller.name) }]
         : [];
     });

@@ -4,6 +4,7 @@ import { MINI_APPS } from './actions/mini-apps';
 import type { AppConfig } from './config/app.config';
 import type { Env } from './config/env';
 import { CoreModule } from './server/core.module';
+import { servedActionModules } from './payments/served-actions';
 import { DebugModule } from './debug/debug.module';
 import type { MiniAppDeclaration } from './contract/mini-app.types';
 
@@ -28,7 +29,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config, env, registered),
-        ...(actions ?? ACTION_MODULES),
+        // A paid action nobody would be paid for is not served (docs/agents.md).
+        ...servedActionModules(actions ?? ACTION_MODULES, env),
         ...(config.debugUi ? [DebugModule] : []),
       ],
     };

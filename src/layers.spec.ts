@@ -15,6 +15,7 @@ export const LAYERS = [
   'evm',
   'kit',
   'auth',
+  'payments',
   'follower',
   'outcomes',
   'publishing',

@@ -1,3 +1,4 @@
+import { toHex } from 'viem';
 import { startDevChain, type DevChain, DEV_CHAIN_ID, DEV_CHAIN_PORT } from './dev-chain';
 import { type StandIns, startStandIns } from './stand-ins';
 
@@ -25,6 +26,21 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
 }
 
 /**
+ * Paid actions on the local chain (docs/agents.md): payments settle in-process with the last dev
+ * account's key (it pays the gas) and swap-quote's are paid to the first (the deployer), unless
+ * the caller set a facilitator (URL or key) or a payee of their own.
+ */
+function paymentDefaults(devChain: DevChain, base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { accounts } = devChain.chain;
+  const settler = accounts[accounts.length - 1].getHdKey().privateKey;
+  const own = base.X402_FACILITATOR_URL !== undefined || base.X402_FACILITATOR_KEY !== undefined;
+  return {
+    X402_PAY_TO: accounts[0].address,
+    ...(!own && settler && { X402_FACILITATOR_KEY: toHex(settler) }),
+  };
+}
+
+/**
  * Everything `npm run dev` prepares before the watcher starts: the local chain (DEV_CHAIN_ID,
  * DEV_CHAIN_PORT) with its contracts and chain file, stand-ins for the outside services the
  * shipped actions call (weather, prices), and the service's environment. A value the
@@ -42,6 +58,7 @@ export async function prepareDev(base: NodeJS.ProcessEnv = process.env): Promise
     NODE_ENV: 'development',
     RATE_LIMIT_IP_MAX: LOCAL_RATE_LIMIT,
     RATE_LIMIT_USER_MAX: LOCAL_RATE_LIMIT,
+    ...paymentDefaults(devChain, base),
     ...standIns.env,
     ...base,
     ...devChain.env,

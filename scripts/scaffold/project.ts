@@ -13,6 +13,8 @@ interface DeclaredPath {
   file: string;
   path: string;
   miniApp?: string;
+  /** Declares a `price` (paid over x402). */
+  paid?: boolean;
 }
 
 /**
@@ -30,7 +32,9 @@ export function declaredPaths(actionsDir: string): DeclaredPath[] {
       const text = readFileSync(join(dir, file), 'utf8');
       const path = /\bpath:\s*'([^']+)'/.exec(text)?.[1];
       const miniApp = /\bminiApp:\s*(\w+)/.exec(text)?.[1];
-      if (path) found.push({ file: `src/actions/${folder.name}/${file}`, path, miniApp });
+      // A paid action is in no mini-app document (docs/agents.md): it takes no mini-app's room.
+      const paid = /\bprice:\s*\{/.test(text);
+      if (path) found.push({ file: `src/actions/${folder.name}/${file}`, path, miniApp, paid });
     }
   }
   return found;
@@ -46,7 +50,7 @@ export function declaredMiniApps(actionsDir: string): MiniAppEntry[] {
   for (const match of text.matchAll(/export const (\w+)\s*=\s*defineMiniApp\(\{([\s\S]*?)\}\)/g)) {
     const id = /\bid:\s*'([^']+)'/.exec(match[2])?.[1];
     if (!id) continue;
-    const actionPaths = actions.filter((a) => a.miniApp === match[1]).map((a) => a.path);
+    const actionPaths = actions.filter((a) => a.miniApp === match[1] && !a.paid).map((a) => a.path);
     entries.push({ constant: match[1], id, actionPaths });
   }
   return entries;

@@ -5,6 +5,7 @@ import { MintNftModule } from './mint-nft/mint-nft.module';
 import { MyTransactionsModule } from './my-transactions/my-transactions.module';
 import { PortfolioModule } from './portfolio/portfolio.module';
 import { SendTokenModule } from './send-token/send-token.module';
+import { SwapQuoteModule } from './swap-quote/swap-quote.module';
 import { UserLookupModule } from './user-lookup/user-lookup.module';
 import { WeatherModule } from './weather/weather.module';
 
@@ -18,4 +19,6 @@ export const ACTION_MODULES: readonly Type[] = [
   BestSwapModule,
   MintNftModule,
   MyTransactionsModule,
+  // Paid over x402; served only with X402_PAY_TO (servedActionModules).
+  SwapQuoteModule,
 ];

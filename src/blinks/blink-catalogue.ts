@@ -14,6 +14,13 @@ import { blinkParameters } from './blink-parameters';
 export const SESSION_FIELD = 'blinkSession';
 
 /**
+ * Why a paid action has no working blink: a blink client cannot pay over x402, so every click
+ * would be answered 402 (docs/agents.md, "Pricing an action").
+ */
+export const PAID_PROBLEM =
+  'This action is paid per call over x402, which a blink cannot do: call it from an x402 client (an agent)';
+
+/**
  * A blink's document (or chained action): the spec's, but for its icon, left out where the service
  * may not write its own URL (blinks.config.ts, blinkIconBase). Dialect's client shows no image then.
  */
@@ -78,8 +85,9 @@ export class BlinkCatalogue {
           `Actions ${taken.action.path} and ${action.path} would both be the blink ${blinkPath(name)}: rename one path's last segment`,
         );
       }
-      const verified = registry.find(action.path)?.user === 'verified';
-      this.byName.set(name, blink(name, action, verified));
+      const declaration = registry.find(action.path);
+      const verified = declaration?.user === 'verified';
+      this.byName.set(name, blink(name, action, verified, declaration?.price !== undefined));
     }
   }
 
@@ -143,7 +151,7 @@ function openingActions(blink: Blink): LinkedAction[] {
   return blink.linked ? [blink.linked] : [];
 }
 
-function blink(name: string, action: DynamicAction, signIn: boolean): Blink {
+function blink(name: string, action: DynamicAction, signIn: boolean, paid: boolean): Blink {
   const blockchainIds = declaredChains(action).map(caip2);
   const mapped = blinkParameters(action.params ?? []);
   const disabled = (problem: string): Blink => ({
@@ -154,6 +162,7 @@ function blink(name: string, action: DynamicAction, signIn: boolean): Blink {
     signIn,
     problem,
   });
+  if (paid) return disabled(PAID_PROBLEM);
   if ('problem' in mapped) return disabled(mapped.problem);
   if (signIn && mapped.parameters.some((p) => p.name === SESSION_FIELD)) {
     return disabled(`${SESSION_FIELD}: the name is the blink's own, for its session`);

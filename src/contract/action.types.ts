@@ -107,6 +107,48 @@ export interface ActionSample<P extends object = object> {
   chainId?: number;
 }
 
+/**
+ * What a price function reads: the environment the service booted with (its configuration) and,
+ * when it prices a call, that call's converted parameters and context. Listing the price (OpenAPI,
+ * an MCP tool's description) asks without a call: `params` and `context` are then absent.
+ */
+export interface PriceRequest<P extends object = object> {
+  env: Readonly<Record<string, string | undefined>>;
+  params?: P;
+  context?: RequestContext;
+}
+
+/**
+ * A price computed per request. Written as a method's type so that a declaration priced from its
+ * own params class still reads as an `ActionDeclaration` (a method's parameter is bivariant).
+ */
+export type PriceFunction<P extends object = object> = {
+  price(request: PriceRequest<P>): string;
+}['price'];
+
+/**
+ * An action's price per call, paid over x402 (docs/agents.md, "Pricing an action"): a payment
+ * authorization of `amount` `token` to `payTo`, on the action's source chain, settled only when
+ * the action answers with success.
+ */
+export interface ActionPrice<P extends object = object> {
+  /**
+   * Decimal text in the token's units (`'0.01'`), or a function of the request returning it. A
+   * function asked without a call (`params` absent) returns the price to list.
+   */
+  amount: string | PriceFunction<P>;
+  /**
+   * The symbol of the token paid in, as the chain file names it (`USDC`): an ERC-20 with EIP-3009
+   * `transferWithAuthorization`, which x402's `exact` scheme settles with.
+   */
+  token: string;
+  /**
+   * Who is paid: an EIP-55 address, or a function of the environment; absent: `X402_PAY_TO`.
+   * When it gives none, the action is not served.
+   */
+  payTo?: string | ((env: Readonly<Record<string, string | undefined>>) => string | undefined);
+}
+
 /** One declaration per action: route, validation and published metadata all come from here. */
 export interface ActionDeclaration<P extends object = object> {
   /** The button's text in the mini-app, published in the metadata. */
@@ -159,6 +201,12 @@ export interface ActionDeclaration<P extends object = object> {
    * conformance kit, the debugger page, the OpenAPI examples and `npm run check` all use them.
    */
   samples?: readonly ActionSample<P>[];
+  /**
+   * A price per call, paid over x402 (data actions only): a call without payment is answered 402
+   * with the payment's terms. The platform and blinks cannot pay: a paid action is left out of
+   * its mini-app's documents and its blink is published `disabled`.
+   */
+  price?: ActionPrice<P>;
   /** The mini-app the action belongs to (exactly one; see defineMiniApp). */
   miniApp: MiniAppDeclaration;
 }

@@ -54,11 +54,17 @@ export class ActionRegistry {
     });
     for (const declaration of declarations) this.byPath.set(declaration.path, declaration);
     this.published = declarations.map(toDynamicAction);
-    this.groups = miniApps.map((miniApp) => ({
-      miniApp,
-      actions: this.published.filter((_, i) => declarations[i].miniApp === miniApp),
-      chainActions: chainActions.get(miniApp) ?? [],
-    }));
+    this.groups = miniApps
+      .map((miniApp) => ({
+        miniApp,
+        // The platform's proxy cannot pay: a paid action is left out of the platform's documents.
+        actions: this.published.filter(
+          (_, i) => declarations[i].miniApp === miniApp && !declarations[i].price,
+        ),
+        chainActions: chainActions.get(miniApp) ?? [],
+      }))
+      // A mini-app of paid actions only has nothing the platform could run: no document.
+      .filter((group) => group.actions.length + group.chainActions.length > 0);
   }
 
   find(path: string | undefined): ActionDeclaration | undefined {

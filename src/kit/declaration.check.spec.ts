@@ -148,6 +148,23 @@ describe('checkDeclaration', () => {
     expect(checkDeclaration(valid({ params }))).toEqual([]);
   });
 
+  it('reports a price on a transaction action, or one of the wrong shape', () => {
+    const price = { amount: '0.01', token: 'USDC' };
+    expect(checkDeclaration(valid({ responseType: 'data', price }))).toEqual([]);
+    expect(checkDeclaration(valid({ responseType: undefined, price }))).toEqual([
+      'price is for data actions only (responseType "data")',
+    ]);
+    expect(
+      checkDeclaration(
+        valid({ responseType: 'data', price: { amount: '0', token: ' ', payTo: '0x12' } }),
+      ),
+    ).toEqual([
+      'price.amount "0" is not a positive decimal ("0.01")',
+      'price.token must name a token of the chain file (USDC)',
+      'price.payTo "0x12" is not an EVM address',
+    ]);
+  });
+
   it('reports duplicate parameter names', () => {
     const params = paramsOf(
       { name: 'x', type: 'string', label: 'X' },

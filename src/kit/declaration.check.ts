@@ -1,4 +1,5 @@
 import { validateSync } from 'class-validator';
+import { isAddress } from 'viem';
 import type { ActionDeclaration, ActionParameter, ParamsClass } from '../contract/action.types';
 import { getDeclaredParams } from './action-param.decorator';
 import { convertParam } from './param-conversion';
@@ -58,6 +59,32 @@ function checkParam(paramsClass: ParamsClass, param: ActionParameter): string[] 
   return problems.map((problem) => `${at} ${problem}`);
 }
 
+/** Decimal text of a positive amount, as a price is written (`0.01`). */
+const PRICE_AMOUNT = /^(?=.*[1-9])\d+(\.\d+)?$/;
+
+/**
+ * A price's shape (src/payments checks its token against the chains at boot): only a data action
+ * is paid for, its answer being what a payment buys (a transaction's user pays its gas anyway).
+ */
+function priceProblems({ price, responseType }: ActionDeclaration): string[] {
+  if (price === undefined) return [];
+  const problems: string[] = [];
+  if (responseType !== 'data')
+    problems.push('price is for data actions only (responseType "data")');
+  if (typeof price.amount === 'string' && !PRICE_AMOUNT.test(price.amount)) {
+    problems.push(`price.amount "${price.amount}" is not a positive decimal ("0.01")`);
+  } else if (typeof price.amount !== 'string' && typeof price.amount !== 'function') {
+    problems.push('price.amount must be decimal text or a function returning it');
+  }
+  if (typeof price.token !== 'string' || !price.token.trim()) {
+    problems.push('price.token must name a token of the chain file (USDC)');
+  }
+  if (typeof price.payTo === 'string' && !isAddress(price.payTo)) {
+    problems.push(`price.payTo "${price.payTo}" is not an EVM address`);
+  }
+  return problems;
+}
+
 /** Checks one declaration the way `createMetadata` would; returns every problem found. */
 export function checkDeclaration(declaration: ActionDeclaration): string[] {
   const problems: string[] = [];
@@ -76,6 +103,7 @@ export function checkDeclaration(declaration: ActionDeclaration): string[] {
   if (declaration.responseType !== undefined && declaration.responseType !== 'data') {
     problems.push(`responseType "${String(declaration.responseType)}" is not "data"`);
   }
+  problems.push(...priceProblems(declaration));
   const paramsClass = declaration.params;
   const seen = new Set<string>();
   for (const param of getDeclaredParams(paramsClass)) {

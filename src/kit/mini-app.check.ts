@@ -87,11 +87,14 @@ export function checkMiniApps(
   for (const miniApp of miniApps) {
     const chain = chainActions(miniApp);
     const paths = [
-      ...declarations.filter((d) => d.miniApp === miniApp).map((d) => d.path),
+      // A paid action is not in the platform's documents (the proxy cannot pay): not counted.
+      ...declarations.filter((d) => d.miniApp === miniApp && !d.price).map((d) => d.path),
       ...chain.map(chainActionName),
     ];
     const name = `mini-app "${String(miniApp.id)}"`;
-    if (paths.length === 0) problems.push(`${name}: has no action`);
+    // One whose actions are all paid has no document (MiniAppGroup): not a problem.
+    const paid = declarations.some((d) => d.miniApp === miniApp && d.price);
+    if (paths.length === 0 && !paid) problems.push(`${name}: has no action`);
     if (paths.length > MINI_APP_LIMITS.actions) {
       problems.push(
         `${name}: has ${paths.length} actions (${paths.join(', ')}), the platform allows at most ${MINI_APP_LIMITS.actions}`,

@@ -5,6 +5,7 @@ import type { Env } from '../config/env';
 import type { MiniAppDeclaration } from '../contract/mini-app.types';
 import { AuthModule } from '../auth/auth.module';
 import { KitModule } from '../kit/kit.module';
+import { PaymentsModule } from '../payments/payments.module';
 import { OutboundModule } from '../outbound/outbound.module';
 import { WebhooksModule } from '../outcomes/webhooks/webhooks.module';
 import { OutcomesModule } from '../outcomes/outcomes.module';
@@ -18,7 +19,7 @@ import { RequestObserver } from './request-observer';
 /**
  * Everything an action runs on, composed bottom to top (see README, Layout): configuration,
  * telemetry, the result cache, the kit (chains, registry, guards, interceptor, filter), verified
- * users (sign-in and sessions), the transaction outcomes (intents, their watcher, hooks and
+ * users (sign-in and sessions), paid actions (x402), the transaction outcomes (intents, their watcher, hooks and
  * webhooks), publishing, the blinks, then the
  * server's own health, route and request observation.
  */
@@ -39,6 +40,7 @@ export class CoreModule {
         OutboundModule,
         KitModule.forRoot(miniApps),
         AuthModule,
+        PaymentsModule,
         WebhooksModule.forRoot(config, env),
         OutcomesModule,
         PublishingModule,

@@ -15,6 +15,7 @@ import { loadTransactionConfig } from '../../evm/chains/chains.config';
 import type { UserContext } from '../../kit';
 import { ChainRpc, TransactionBuilder } from '../../evm/transaction';
 import type { BestSwapParams } from './best-swap.action';
+import { SwapQuoter } from './swap-quoter';
 import { BestSwapService, DEADLINE_SECONDS } from './best-swap.service';
 import { SWAP_EXACT_TOKENS_FOR_TOKENS } from './uniswap-v2.abi';
 import { refusal } from '../../testing/action-refusal';
@@ -85,9 +86,8 @@ function setup(reserves: Reserves): BestSwapService {
   const { registry, rpc } = chainsUnderTest({ CHAIN_CONFIG_FILE: file }, FakeRpc);
   rpc.reserves = reserves;
   return new BestSwapService(
-    registry,
+    new SwapQuoter(registry, rpc),
     new TransactionBuilder(registry, loadTransactionConfig({ TX_SIMULATE: 'off' }), rpc),
-    rpc,
   );
 }
 

@@ -1,26 +1,10 @@
-import { HttpStatus, Injectable, Logger } from '@nestjs/common';
-import type { Address } from 'viem';
-import {
-  ChainRegistry,
-  ActionException,
-  type ExecutionResponse,
-  type ContextOf,
-  TransactionBuilder,
-} from '../../kit';
-import {
-  type ChainInfo,
-  type PoolInfo,
-  type TokenInfo,
-  ChainRpc,
-  choosePool,
-  fromBaseUnits,
-  toBaseUnits,
-  type TransactionSpec,
-} from '../../evm';
+import { Injectable } from '@nestjs/common';
+import { type ExecutionResponse, type ContextOf, TransactionBuilder } from '../../kit';
+import { type PoolInfo, fromBaseUnits, type TransactionSpec } from '../../evm';
 import { bestSwapAction, type BestSwapParams } from './best-swap.action';
-import { bestRoute, poolReserves } from './best-route';
+import { bestRoute } from './best-route';
+import { noLiquidity, SwapQuoter } from './swap-quoter';
 import {
-  PAIR_ABI,
   SWAP_EXACT_ETH_FOR_TOKENS,
   SWAP_EXACT_TOKENS_FOR_ETH,
   SWAP_EXACT_TOKENS_FOR_TOKENS,
@@ -31,27 +15,18 @@ export const DEADLINE_SECONDS = 20 * 60;
 
 type Display = TransactionSpec['display'];
 
-/** One side of a swap: the token as the user named it, and the ERC-20 its pools hold. */
-interface Side {
-  token: TokenInfo;
-  pooled: TokenInfo & { address: Address };
-}
-
 /**
- * Quotes every configured V2-style pool of the pair from its reserves (one JSON-RPC batch), picks
- * the one that returns the most and builds the router's swap through that pool, with
- * `amountOutMin` from the slippage, the user as recipient and a deadline. The native coin is
- * swapped through its wrapped token (`W` + its symbol); the router's allowance is the kit's to
- * ask for (`spend`), so a wallet that never approved is answered the approval first.
+ * Quotes every configured V2-style pool of the pair from its reserves (one JSON-RPC batch,
+ * SwapQuoter's quoting), picks the one that returns the most and builds the router's swap through
+ * that pool, with `amountOutMin` from the slippage, the user as recipient and a deadline. The
+ * native coin is swapped through its wrapped token (`W` + its symbol); the router's allowance is
+ * the kit's to ask for (`spend`), so a wallet that never approved is answered the approval first.
  */
 @Injectable()
 export class BestSwapService {
-  private readonly logger = new Logger(BestSwapService.name);
-
   constructor(
-    private readonly chains: ChainRegistry,
+    private readonly quoter: SwapQuoter,
     private readonly builder: TransactionBuilder,
-    private readonly rpc: ChainRpc,
   ) {}
 
   async build(
@@ -59,33 +34,9 @@ export class BestSwapService {
     context: ContextOf<typeof bestSwapAction>,
   ): Promise<ExecutionResponse> {
     const user = context.userAddress;
-    const chain = this.chains.forRequest(bestSwapAction, context);
-    const sideIn = this.side(chain, params.tokenIn, 'tokenIn');
-    const sideOut = this.side(chain, params.tokenOut, 'tokenOut');
+    const plan = this.quoter.plan(params, context);
+    const { chain, sideIn, sideOut, amountIn, pools } = plan;
     const [tokenIn, tokenOut] = [sideIn.pooled, sideOut.pooled];
-    if (tokenIn.symbol === tokenOut.symbol) {
-      const same =
-        params.tokenIn === params.tokenOut
-          ? params.tokenIn
-          : `${chain.native.symbol} is swapped as ${tokenIn.symbol}`;
-      throw new ActionException(
-        HttpStatus.BAD_REQUEST,
-        `tokenIn and tokenOut are the same token (${same})`,
-        { data: { invalidParams: ['tokenOut'] }, code: 'VALIDATION_ERROR' },
-      );
-    }
-    const amountIn = toBaseUnits(params.amountIn, { param: 'amountIn', ...sideIn.token });
-    const pair = `${params.tokenIn}/${params.tokenOut}`;
-    const pools = chain.pools.filter(
-      (p) => p.tokens.includes(tokenIn.symbol) && p.tokens.includes(tokenOut.symbol),
-    );
-    const noLiquidity = (): ActionException =>
-      new ActionException(
-        HttpStatus.NOT_FOUND,
-        `No liquidity for ${pair} on ${chain.name} (chain ${chain.chainId})`,
-        { code: 'NO_LIQUIDITY' },
-      );
-    if (pools.length === 0) throw noLiquidity();
     const deadline = BigInt(Math.floor(Date.now() / 1000) + DEADLINE_SECONDS);
     const path = [tokenIn.address, tokenOut.address];
     const swap = (pool: PoolInfo, amountOutMin: bigint, display?: Display): TransactionSpec => {
@@ -107,37 +58,13 @@ export class BestSwapService {
     return this.builder.buildBest(
       {
         chainId: chain.chainId,
-        reads: pools.map((pool) => ({
-          address: pool.address,
-          abi: PAIR_ABI,
-          functionName: 'getReserves',
-        })),
+        reads: this.quoter.reads(plan),
         candidates: pools.map((pool) => swap(pool, 0n)),
         pick: ({ reads, runs }) => {
-          const quoted = choosePool(
-            poolReserves(
-              this.rpc,
-              this.logger,
-              chain,
-              pools,
-              reads,
-              tokenIn.address,
-              tokenOut.address,
-            ),
-            amountIn,
-          );
-          const { best, quotes } = quoted;
-          if (!best) throw noLiquidity();
-          if (best.amountOut === 0n) {
-            throw new ActionException(
-              HttpStatus.BAD_REQUEST,
-              `amountIn is too small: ${params.amountIn} ${params.tokenIn} buys 0 ${params.tokenOut} in every pool`,
-              { data: { invalidParams: ['amountIn'] }, code: 'ZERO_OUTPUT' },
-            );
-          }
+          const { best, quotes } = this.quoter.rank(plan, reads, params);
           const chosen = bestRoute(quotes, runs, pools);
           // None lands: the best-quoted route's own reason (a route that passed paying nothing has none).
-          if (!chosen) throw runs[pools.indexOf(best.pool)].refusal ?? noLiquidity();
+          if (!chosen) throw runs[pools.indexOf(best.pool)].refusal ?? noLiquidity(plan);
           const { index, amountOut } = chosen;
           const pool = pools[index];
           // The answered swap differs from the one dry-run only in its minimum, raised from 0 to
@@ -164,21 +91,5 @@ export class BestSwapService {
       },
       context,
     );
-  }
-
-  /** The token a user named and the ERC-20 the pools hold for it: the wrapped coin for the native. */
-  private side(chain: ChainInfo, symbol: string, param: string): Side {
-    const token = this.chains.token(chain, symbol, param);
-    if (!token.native && token.address)
-      return { token, pooled: { ...token, address: token.address } };
-    const wrapped = chain.tokens.get(`W${token.symbol}`);
-    if (!wrapped?.address) {
-      throw new ActionException(
-        HttpStatus.BAD_REQUEST,
-        `${param} ${symbol} cannot be swapped on ${chain.name}: no W${token.symbol} is configured`,
-        { data: { invalidParams: [param] }, code: 'VALIDATION_ERROR' },
-      );
-    }
-    return { token, pooled: { ...wrapped, address: wrapped.address } };
   }
 }

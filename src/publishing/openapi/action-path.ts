@@ -19,12 +19,23 @@ export interface ActionPathInput {
   slug: string;
   /** The mini-app's tag. */
   tag: string;
+  /** A paid action's sentence on its price (src/payments, describePrice) and its terms. */
+  price?: { sentence: string; terms: object };
 }
+
+/** The vendor extension holding a paid action's listed terms (x402: amount, token, payTo, network). */
+export const PRICE_EXTENSION = 'x-payment';
 
 const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 /** `POST <path>` runs the action; `GET <path>` answers a mini-app document holding it alone. */
-export function actionPath({ declaration, params, slug, tag }: ActionPathInput): PathItemObject {
+export function actionPath({
+  declaration,
+  params,
+  slug,
+  tag,
+  price,
+}: ActionPathInput): PathItemObject {
   const paramsRef = `${slug}.params`;
   const mode = declaration.responseType === 'data' ? 'data mode' : 'transaction mode';
   const notes = [
@@ -38,6 +49,7 @@ export function actionPath({ declaration, params, slug, tag }: ActionPathInput):
       ? 'Needs a verified user: a session token from Sign-In with Ethereum (POST /api/auth/siwe).'
       : undefined,
     declaration.callsOutside ? 'Calls an external service.' : undefined,
+    price?.sentence,
   ];
   const generated = notes.filter(Boolean).join(' ');
   const post = {
@@ -51,6 +63,7 @@ export function actionPath({ declaration, params, slug, tag }: ActionPathInput):
     responses: actionResponses(declaration),
     ...(declaration.user === 'verified' && { security: [{ [SESSION_SCHEME]: [] }] }),
     [SAMPLES_EXTENSION]: jsonSafe(declaration.samples ?? []),
+    ...(price && { [PRICE_EXTENSION]: price.terms }),
   };
   return {
     post,

@@ -24,6 +24,15 @@ const INTENT_HEADER: HeadersObject = {
   },
 };
 
+/** A paid call's settlement (x402 v2). */
+const PAYMENT_RESPONSE_HEADER: HeadersObject = {
+  'PAYMENT-RESPONSE': {
+    description:
+      'The settlement of the payment, base64 JSON (x402 v2 SettleResponse: transaction, network, payer)',
+    schema: { type: 'string' },
+  },
+};
+
 /** Why each status may answer an action, as docs/requests-and-responses.md describes them. */
 const WHY: Record<number, string> = {
   400: 'A parameter, the user address or a chain is invalid, missing or not supported',
@@ -31,6 +40,8 @@ const WHY: Record<number, string> = {
   403: 'The Origin is not on ALLOWED_ORIGINS, or the session does not fit: USER_MISMATCH (another claimed user), SESSION_CHAIN_MISMATCH (signed in on another chain)',
   408: 'The request took longer than REQUEST_TIMEOUT_MS to arrive (always the data envelope)',
   413: 'The body (or an upload) is larger than allowed',
+  402: 'A paid action called without a payment, or with one it refuses (x402 v2): PAYMENT-REQUIRED holds the terms (base64 JSON) and the reason',
+  409: 'A payment identifier already used by another payment, or by a call still running',
   429: 'A rate limit is reached (see Retry-After)',
   500: 'An unexpected failure (its text is shown only in development)',
   502: 'An external service answered with an error',
@@ -44,16 +55,24 @@ const json = (schema: JsonSchema): ResponseObject['content'] => ({
 
 function errorAnswer(status: number, schema: JsonSchema): ResponseObject {
   const headers: HeadersObject =
-    status === 429
-      ? { 'Retry-After': { schema: { type: 'integer' } } }
-      : status === 401
-        ? {
-            'WWW-Authenticate': {
-              description: 'Bearer, naming the sign-in route',
-              schema: { type: 'string' },
-            },
-          }
-        : {};
+    status === 402
+      ? {
+          'PAYMENT-REQUIRED': {
+            description:
+              'The x402 v2 PaymentRequired object, base64 JSON: accepts (scheme exact, network, asset, amount, payTo), error',
+            schema: { type: 'string' },
+          },
+        }
+      : status === 429
+        ? { 'Retry-After': { schema: { type: 'integer' } } }
+        : status === 401
+          ? {
+              'WWW-Authenticate': {
+                description: 'Bearer, naming the sign-in route',
+                schema: { type: 'string' },
+              },
+            }
+          : {};
   return {
     description: `${WHY[status]} (code ${codeFor(status)})`,
     headers: { ...REQUEST_ID_HEADER, ...headers },
@@ -68,6 +87,7 @@ export function actionResponses(declaration: ActionDeclaration): ResponsesObject
   const statuses = [400, 403, 408, 413, 429, 500, 503];
   if (declaration.callsOutside) statuses.push(502, 504);
   if (declaration.user === 'verified') statuses.push(401);
+  if (declaration.price) statuses.push(402, 409, 502);
   const responses: ResponsesObject = {
     200: {
       description: data ? 'The action answered (data mode)' : 'The transaction to sign',
@@ -75,6 +95,7 @@ export function actionResponses(declaration: ActionDeclaration): ResponsesObject
         ...REQUEST_ID_HEADER,
         ...RATE_LIMIT_HEADERS,
         ...(!data && INTENT_HEADER),
+        ...(declaration.price && PAYMENT_RESPONSE_HEADER),
       },
       content: json(ref(data ? 'DataEnvelope' : 'ExecutionResponse')),
     },

@@ -16,6 +16,8 @@ export interface OpenApiInput {
   serverUrl?: string;
   actions: readonly ActionDeclaration[];
   miniApps: readonly MiniAppDeclaration[];
+  /** A paid action's price as published (its sentence and terms); undefined for a free one. */
+  price?: (declaration: ActionDeclaration) => { sentence: string; terms: object } | undefined;
 }
 
 /** The version of the HTTP interface the document describes (the contract's), not the package's. */
@@ -50,6 +52,7 @@ export function buildOpenApiDocument(input: OpenApiInput): OpenAPIObject {
       params,
       slug: name,
       tag: declaration.miniApp.title,
+      price: input.price?.(declaration),
     });
   }
   Object.assign(paths, servicePaths(input.miniApps.map((miniApp) => miniApp.id)));

@@ -1,6 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
+import { ENV, type Env } from '../../config/env';
+import { describePrice, listPrice } from '../../payments/action-price';
 import type { ActionDeclaration } from '../../contract/action.types';
 import { ActionRegistry } from '../../kit/action.registry';
 import { buildOpenApiDocument } from './openapi.builder';
@@ -16,6 +18,7 @@ export class OpenApiDocument {
   constructor(
     registry: ActionRegistry,
     @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(ENV) env: Env,
     @Optional() extension?: OpenApiExtension,
   ) {
     const actions = registry
@@ -28,6 +31,11 @@ export class OpenApiDocument {
       serverUrl: config.publicBaseUrl,
       actions,
       miniApps: registry.miniApps().map((group) => group.miniApp),
+      price: (declaration) => {
+        const terms = listPrice(declaration, env);
+        const sentence = describePrice(declaration, env);
+        return terms && sentence ? { sentence, terms } : undefined;
+      },
     });
     if (extension) {
       this.document.tags = [...(this.document.tags ?? []), extension.tag];

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { compile } from 'solc';
 import { type Abi, type Address, type Hex, parseAbi, type TransactionReceipt } from 'viem';
 import type { LocalChain, LocalWallet } from './local-chain';
+import { compileWithOpenZeppelin } from './oz-compile';
 
 export interface Artifact {
   abi: Abi;
@@ -112,6 +113,26 @@ export function deployToken(
   }: { name: string; symbol: string; decimals: number; supply: bigint },
 ): Promise<Address> {
   return deploy(chain, wallet, testTokenArtifact(), [name, symbol, decimals, supply]);
+}
+
+/**
+ * The local chain's USDC (Eip3009Token.sol): TestToken's ERC-20 plus EIP-3009's transfers on a
+ * signed authorization, as Circle's FiatToken has them on Fuji, under the EIP-712 domain
+ * (`name`, `version`) a payer signs: what x402's `exact` scheme settles with.
+ */
+export function deployEip3009Token(
+  chain: LocalChain,
+  wallet: LocalWallet,
+  {
+    name,
+    symbol,
+    decimals,
+    supply,
+    version,
+  }: { name: string; symbol: string; decimals: number; supply: bigint; version: string },
+): Promise<Address> {
+  const { Eip3009Token } = compileWithOpenZeppelin('Eip3009Token.sol', ['Eip3009Token'], 'cancun');
+  return deploy(chain, wallet, Eip3009Token, [name, symbol, decimals, supply, version]);
 }
 
 export function balanceOf(chain: LocalChain, token: Address, owner: Address): Promise<bigint> {

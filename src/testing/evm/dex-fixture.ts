@@ -1,5 +1,13 @@
 import { type Address, type HDAccount, maxUint256, parseEther, parseUnits } from 'viem';
-import { balanceOf, call, deploy, deployToken, ERC20_ABI, UNISWAP_V2 } from './contracts';
+import {
+  balanceOf,
+  call,
+  deploy,
+  deployEip3009Token,
+  deployToken,
+  ERC20_ABI,
+  UNISWAP_V2,
+} from './contracts';
 import type { DexFixture, LocalChain, Venue } from '../chain-types';
 
 export type { DexFixture, Venue } from '../chain-types';
@@ -14,6 +22,9 @@ export const LIQUIDITY = {
   beta: { wrapped: parseEther('50'), usdc: parseUnits('1250', 6) },
   alphaStable: { usdc: parseUnits('100000', 6), usdt: parseUnits('100000', 6) },
 };
+
+/** The EIP-712 domain of the fixture's USDC, Fuji's: what an EIP-3009 authorization is signed under. */
+export const USDC_DOMAIN = { name: 'USD Coin', version: '2' } as const;
 
 async function deployVenue(
   chain: LocalChain,
@@ -52,11 +63,14 @@ export async function deployDexFixture(chain: LocalChain): Promise<DexFixture> {
   const wallet = chain.wallet(deployer);
   const wrapped = await deploy(chain, wallet, UNISWAP_V2.weth9);
   const supply = parseUnits('10000000', 6);
-  const usdc = await deployToken(chain, wallet, {
-    name: 'USD Coin',
+  // EIP-3009 capable, under the EIP-712 domain of Fuji's USDC (`USD Coin`, version 2): x402's
+  // payments settle with it. Still the second deployment: its address stays the chain file's.
+  const usdc = await deployEip3009Token(chain, wallet, {
+    name: USDC_DOMAIN.name,
     symbol: 'USDC',
     decimals: 6,
     supply,
+    version: USDC_DOMAIN.version,
   });
   const usdt = await deployToken(chain, wallet, {
     name: 'Tether USD',
