@@ -19,6 +19,7 @@ export const LAYERS = [
   'outcomes',
   'publishing',
   'blinks',
+  'mcp',
   'server',
   'actions',
   'client',

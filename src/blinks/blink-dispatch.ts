@@ -28,6 +28,14 @@ export interface DispatchOptions {
    * origin rule judges the client as if it had called the route itself (the blinks' reports).
    */
   asClient?: boolean;
+  /** More headers the request carries (the MCP endpoint's: the chain, the caller's bearer token). */
+  headers?: Record<string, string>;
+}
+
+/** A body sent as it is, for a route that reads another type than JSON (an upload's form). */
+export interface RawPayload {
+  contentType: string;
+  body: Buffer | string;
 }
 
 /**
@@ -47,26 +55,43 @@ export class BlinkDispatch {
     private readonly inProcess: InProcessCalls,
   ) {}
 
-  async post(
+  post(
     req: FastifyRequest,
     url: string,
-    payload: object,
-    { user, asClient = false }: DispatchOptions = {},
+    payload: object | RawPayload,
+    options: DispatchOptions = {},
+  ): Promise<Dispatched> {
+    return this.send(req, 'POST', url, payload, options);
+  }
+
+  /** A GET of one of the service's routes (the MCP endpoint's read of an intent). */
+  get(req: FastifyRequest, url: string, options: DispatchOptions = {}): Promise<Dispatched> {
+    return this.send(req, 'GET', url, undefined, options);
+  }
+
+  private async send(
+    req: FastifyRequest,
+    method: 'GET' | 'POST',
+    url: string,
+    payload: object | RawPayload | undefined,
+    { user, asClient = false, headers = {} }: DispatchOptions,
   ): Promise<Dispatched> {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     const { host, origin } = req.headers;
+    const raw = payload !== undefined && isRaw(payload) ? payload : undefined;
     const response = await fastify.inject({
-      method: 'POST',
+      method,
       url,
       remoteAddress: req.ip,
       headers: {
-        'content-type': 'application/json',
+        ...headers,
+        ...(payload !== undefined && { 'content-type': raw?.contentType ?? 'application/json' }),
         'x-request-id': req.id,
         ...(asClient ? origin !== undefined && { origin } : this.inProcess.headers()),
         ...(host !== undefined && { host }),
         ...(user !== undefined && { 'x-user-address': user }),
       },
-      payload: JSON.stringify(payload),
+      ...(payload !== undefined && { payload: raw ? raw.body : JSON.stringify(payload) }),
     });
     let body: unknown;
     try {
@@ -81,3 +106,6 @@ export class BlinkDispatch {
     };
   }
 }
+
+const isRaw = (payload: object): payload is RawPayload =>
+  'contentType' in payload && 'body' in payload;

@@ -76,6 +76,9 @@ export function checkDeclaration(declaration: ActionDeclaration): string[] {
   if (declaration.responseType !== undefined && declaration.responseType !== 'data') {
     problems.push(`responseType "${String(declaration.responseType)}" is not "data"`);
   }
+  if (declaration.dataSchema !== undefined && declaration.responseType !== 'data') {
+    problems.push('has a dataSchema, which only a data action (responseType: "data") answers');
+  }
   const paramsClass = declaration.params;
   const seen = new Set<string>();
   for (const param of getDeclaredParams(paramsClass)) {

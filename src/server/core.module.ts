@@ -10,6 +10,7 @@ import { WebhooksModule } from '../outcomes/webhooks/webhooks.module';
 import { OutcomesModule } from '../outcomes/outcomes.module';
 import { PublishingModule } from '../publishing/publishing.module';
 import { BlinksModule } from '../blinks/blinks.module';
+import { McpModule } from '../mcp/mcp.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
 import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
 import { HealthController } from './health.controller';
@@ -19,7 +20,7 @@ import { RequestObserver } from './request-observer';
  * Everything an action runs on, composed bottom to top (see README, Layout): configuration,
  * telemetry, the result cache, the kit (chains, registry, guards, interceptor, filter), verified
  * users (sign-in and sessions), the transaction outcomes (intents, their watcher, hooks and
- * webhooks), publishing, the blinks, then the
+ * webhooks), publishing, the blinks, the MCP endpoint, then the
  * server's own health, route and request observation.
  */
 @Global()
@@ -43,6 +44,7 @@ export class CoreModule {
         OutcomesModule,
         PublishingModule,
         BlinksModule.forRoot(env),
+        McpModule.forRoot(env),
       ],
       controllers: [HealthController],
       providers: [RequestObserver, MethodNotAllowedRoutes],
