@@ -21,7 +21,11 @@ const isBag = (value: unknown): value is Bag =>
 /** Base64 (standard or URL-safe, padding optional); Buffer.from would skip what is not. */
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
-function fileOf(param: ActionParameter, value: unknown, at: string): { name: string; bytes: Buffer } {
+function fileOf(
+  param: ActionParameter,
+  value: unknown,
+  at: string,
+): { name: string; bytes: Buffer } {
   const file = isBag(value) ? value : undefined;
   const data = typeof value === 'string' ? value : file?.data;
   if (typeof data !== 'string') {

@@ -80,6 +80,8 @@ export class McpCalls {
       );
     }
     const url = `${TRANSACTIONS_PATH}/${intent}`;
-    return dataResult(await this.dispatch.get(req, url, { asClient: true, headers: forwarded(req) }));
+    return dataResult(
+      await this.dispatch.get(req, url, { asClient: true, headers: forwarded(req) }),
+    );
   }
 }

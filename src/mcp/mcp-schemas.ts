@@ -32,7 +32,7 @@ function withoutExtensions(schema: JsonSchema): JsonSchema {
           : withoutExtensions(value as JsonSchema)
         : value,
     ]);
-  return Object.fromEntries(entries) as JsonSchema;
+  return Object.fromEntries(entries);
 }
 
 /**

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { ActionDeclaration, ActionParameter } from '../contract/action.types';
 import { getDeclaredParams } from '../kit/action-param.decorator';
@@ -97,7 +96,7 @@ export class McpTools {
     const actions = registry.declarations().map((declaration): ActionTool => {
       const params = getDeclaredParams(declaration.params);
       const output = outputSchema(declaration);
-      const validate = validator.getValidator(output as JsonSchemaType);
+      const validate = validator.getValidator(output);
       return {
         declaration,
         params,

@@ -2,10 +2,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { UPLOAD_CONFIG, type UploadConfig } from '../config/upload.config';
@@ -68,7 +65,9 @@ export class McpRoute implements OnModuleInit {
    * judges by the same limits as a multipart upload.
    */
   get bodyLimit(): number {
-    const files = this.tools.actions().some(({ params }) => params.some((p) => isUploadType(p.type)));
+    const files = this.tools
+      .actions()
+      .some(({ params }) => params.some((p) => isUploadType(p.type)));
     return this.config.bodyLimitBytes + (files ? base64Length(this.uploads.maxBytes) : 0);
   }
 

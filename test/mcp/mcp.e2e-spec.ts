@@ -9,7 +9,12 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { CalculatorModule } from '../../src/actions/calculator/calculator.module';
 import { MyTransactionsModule } from '../../src/actions/my-transactions/my-transactions.module';
 import type { ExecutionResponse } from '../../src/contract/action.types';
-import { deserializeTransaction, sendAnswer, startTestChain, type TestChain } from '../../src/testing/local-chain';
+import {
+  deserializeTransaction,
+  sendAnswer,
+  startTestChain,
+  type TestChain,
+} from '../../src/testing/local-chain';
 import { createTestApp, postJson } from '../support/app.factory';
 import { heard, SendTokenWithHookModule } from '../support/outcomes.helper';
 import { SIWE_BASE, signInAs } from '../support/siwe.helper';
@@ -89,7 +94,11 @@ describe('MCP: every action as a tool on /mcp', () => {
       maxLength: 100,
       pattern: expect.any(String),
     });
-    expect(sendToken.outputSchema?.required).toEqual(['serializedTransaction', 'chainId', 'message']);
+    expect(sendToken.outputSchema?.required).toEqual([
+      'serializedTransaction',
+      'chainId',
+      'message',
+    ]);
   });
 
   it('calculator: structured content that validates against its output schema', async () => {
@@ -164,7 +173,12 @@ describe('MCP: every action as a tool on /mcp', () => {
       recipient: privateKeyToAccount(generatePrivateKey()).address,
       amount: '100000000000',
     };
-    const direct = await postJson(app, '/api/send-token', { params }, { 'x-user-address': user.address });
+    const direct = await postJson(
+      app,
+      '/api/send-token',
+      { params },
+      { 'x-user-address': user.address },
+    );
     expect(direct.status).toBe(400);
     // A transaction action's refusal says it in `error` (its `message` when it has one besides).
     const words = (direct.body.message ?? direct.body.error) as string;
@@ -237,11 +251,16 @@ describe('MCP=off', () => {
     const response = await app.inject({
       method: 'POST',
       url: '/mcp',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(response.statusCode).toBe(404);
-    const action = await postJson(app, '/api/calculator', { params: { operation: 'add', a: 1, b: 2 } });
+    const action = await postJson(app, '/api/calculator', {
+      params: { operation: 'add', a: 1, b: 2 },
+    });
     expect(action.status).toBe(200);
   });
 });
