@@ -2,8 +2,10 @@ import type { ActionDeclaration, ActionParameter } from '../contract/action.type
 import { ArgumentRefusal, routeRequest } from './mcp-arguments';
 import type { ActionTool } from './mcp-tools';
 
-const param = (spec: Partial<ActionParameter> & Pick<ActionParameter, 'name' | 'type'>) =>
-  ({ label: spec.name, ...spec }) as ActionParameter;
+const param = (spec: Partial<ActionParameter> & Pick<ActionParameter, 'name' | 'type'>) => ({
+  label: spec.name,
+  ...spec,
+});
 
 const tool = (params: ActionParameter[]): ActionTool => ({
   tool: { name: 't', inputSchema: { type: 'object' } },
