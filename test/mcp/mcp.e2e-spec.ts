@@ -9,6 +9,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { CalculatorModule } from '../../src/actions/calculator/calculator.module';
 import { MyTransactionsModule } from '../../src/actions/my-transactions/my-transactions.module';
 import type { ExecutionResponse } from '../../src/contract/action.types';
+import { ActionMetrics } from '../../src/telemetry/metrics/action-metrics';
 import {
   deserializeTransaction,
   sendAnswer,
@@ -262,5 +263,136 @@ describe('MCP=off', () => {
       params: { operation: 'add', a: 1, b: 2 },
     });
     expect(action.status).toBe(200);
+  });
+});
+
+describe('The /mcp endpoint at the edge', () => {
+  let app: NestFastifyApplication;
+  const rpcHeaders = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
+  beforeAll(async () => {
+    app = await createTestApp({
+      env: { ALLOWED_ORIGINS: 'https://app.example' },
+      actions: [CalculatorModule],
+    });
+  });
+  afterAll(() => app?.close());
+
+  it('lets an allowed page preflight with the headers MCP clients send', async () => {
+    const response = await app.inject({
+      method: 'OPTIONS',
+      url: '/mcp',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, mcp-protocol-version',
+      },
+    });
+    expect(response.statusCode).toBeLessThan(300);
+    expect(response.headers['access-control-allow-origin']).toBe('https://app.example');
+    const allowed = String(response.headers['access-control-allow-headers']).toLowerCase();
+    for (const name of ['authorization', 'content-type', 'mcp-protocol-version']) {
+      expect(allowed).toContain(name);
+    }
+  });
+
+  it('refuses an origin ALLOWED_ORIGINS leaves out (DNS rebinding), as the routes do', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { ...rpcHeaders, origin: 'https://evil.example' },
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'This app may not call the action' },
+      id: null,
+    });
+  });
+
+  it('answers GET and DELETE 405: stateless, no stream and no session', async () => {
+    for (const method of ['GET', 'DELETE'] as const) {
+      const response = await app.inject({ method, url: '/mcp', headers: rpcHeaders });
+      expect([method, response.statusCode, response.headers.allow]).toEqual([
+        method,
+        405,
+        'POST, OPTIONS',
+      ]);
+    }
+  });
+
+  it('bounds the body as every JSON route does (no action here takes files)', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: rpcHeaders,
+      payload: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        pad: 'x'.repeat(1_100_000),
+      }),
+    });
+    expect(response.statusCode).toBe(413);
+  });
+});
+
+describe('MCP calls count where the route’s own calls count', () => {
+  let app: NestFastifyApplication;
+  const user = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+  beforeAll(async () => {
+    app = await createTestApp({ env: { RATE_LIMIT_USER_MAX: '2' }, actions: [CalculatorModule] });
+  });
+  afterAll(() => app?.close());
+
+  const callCalculator = async (): Promise<CallToolResult> => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      payload: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'calculator', arguments: { operation: 'add', a: 1, b: 2, user } },
+      }),
+    });
+    return response.json<{ result: CallToolResult }>().result;
+  };
+
+  /** dynamic_action_rate_limited_total and the calculator's 200s, from the app's registry. */
+  async function counted(): Promise<{ limited: number; answered: number }> {
+    const { registry } = app.get(ActionMetrics);
+    const limited = await registry.getSingleMetric('dynamic_action_rate_limited_total')!.get();
+    const requests = await registry.getSingleMetric('dynamic_action_requests_total')!.get();
+    const sum = (values: { labels: object; value: number }[], match: object): number =>
+      values
+        .filter(({ labels }) => Object.entries(match).every(([k, v]) => (labels as never)[k] === v))
+        .reduce((total, { value }) => total + value, 0);
+    return {
+      limited: sum(limited.values, { action: '/api/calculator', limit: 'user' }),
+      answered: sum(requests.values, { action: '/api/calculator', status: '200' }),
+    };
+  }
+
+  it('one user limit for the route and its tool: the third call is refused, and counted', async () => {
+    const direct = await postJson(
+      app,
+      '/api/calculator',
+      { params: { operation: 'add', a: 1, b: 2 } },
+      { 'x-user-address': user },
+    );
+    expect(direct.status).toBe(200);
+    expect((await callCalculator()).isError).toBeFalsy();
+    const refused = await callCalculator();
+    expect(refused.isError).toBe(true);
+    expect(refused._meta).toMatchObject({ status: 429, retryAfter: expect.any(Number) });
+    expect(await counted()).toEqual({ limited: 1, answered: 2 });
   });
 });
