@@ -43,7 +43,9 @@ export interface RawPayload {
  * same rate limits (the client's IP; the user named by `account`), validation, handler,
  * builder and simulation, and the same intent recording as the Sherry route. Nothing of that
  * pipeline is repeated here; only the request's shape differs. The host and request id are
- * the client's, so the host check and the logs see one request. An action's call has no Origin,
+ * the client's, so the host check and the logs see one request. The MCP endpoint (src/mcp) runs
+ * its tool calls through it too, `asClient`, with its own headers and an upload's form as a raw
+ * payload. An action's call has no Origin,
  * and is marked as the service's own (InProcessCalls) so that STRICT_ORIGIN does not refuse it:
  * the blink routes judged the origin already (BLINKS_ALLOWED_ORIGINS). A report is sent
  * `asClient` instead.

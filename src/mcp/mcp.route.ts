@@ -6,8 +6,10 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { UPLOAD_CONFIG, type UploadConfig } from '../config/upload.config';
+import { ActionException } from '../contract/action.exception';
 import { ORIGIN_REFUSAL, originAllowed } from '../kit/origin.guard';
 import { isUploadType } from '../kit/params';
+import { UploadAdmission } from '../kit/uploads/upload-admission';
 import { McpCalls } from './mcp-calls';
 import { McpTools } from './mcp-tools';
 
@@ -57,6 +59,7 @@ export class McpRoute implements OnModuleInit {
     private readonly calls: McpCalls,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(UPLOAD_CONFIG) private readonly uploads: UploadConfig,
+    private readonly admission: UploadAdmission,
   ) {}
 
   /**
@@ -79,6 +82,7 @@ export class McpRoute implements OnModuleInit {
       url: MCP_PATH,
       bodyLimit: this.bodyLimit,
       config,
+      onRequest: (req, reply, done) => this.admit(req, reply, done),
       handler: (req, reply) => this.serve(req, reply),
     });
     // Stateless: no stream to open (GET) and no session to end (DELETE), as the spec allows.
@@ -99,6 +103,32 @@ export class McpRoute implements OnModuleInit {
       config,
       handler: (_req, reply) => reply.code(204).send(),
     });
+  }
+
+  /**
+   * A body that may pass BODY_LIMIT_BYTES carries a file in base64: it is admitted as an upload
+   * is, before it is read (UPLOAD_MAX_INFLIGHT_BYTES for its declared length, UPLOAD_MAX_PER_CLIENT),
+   * and held until its answer is sent, so what the endpoint holds in memory stays within the
+   * uploads' bounds. Its tool call then reaches the upload's route, which admits it again.
+   */
+  private admit(req: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
+    const header = req.headers['content-length'];
+    const declared = header === undefined ? undefined : Number(header);
+    const small = declared !== undefined && declared <= this.config.bodyLimitBytes;
+    // Over the bound it is a 413 (Fastify's, as it reads the head), never admitted.
+    const over = declared !== undefined && declared > this.bodyLimit;
+    if (small || over || this.bodyLimit === this.config.bodyLimitBytes) return done();
+    let release: () => void;
+    try {
+      release = this.admission.admit(req.ip, declared).release;
+    } catch (error) {
+      if (!(error instanceof ActionException)) throw error;
+      const words = error.details.message ?? error.error;
+      void reply.code(error.getStatus()).send(rpcError(-32000, words));
+      return;
+    }
+    reply.raw.once('finish', release).once('close', release);
+    done();
   }
 
   private async serve(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {

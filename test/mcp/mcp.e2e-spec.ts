@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -16,6 +17,8 @@ import {
   startTestChain,
   type TestChain,
 } from '../../src/testing/local-chain';
+import { validFile } from '../../src/testing/conformance/conformance.values';
+import { UploadFixtureModule } from '../fixtures/upload.fixture';
 import { createTestApp, postJson } from '../support/app.factory';
 import { heard, SendTokenWithHookModule } from '../support/outcomes.helper';
 import { SIWE_BASE, signInAs } from '../support/siwe.helper';
@@ -394,5 +397,106 @@ describe('MCP calls count where the route’s own calls count', () => {
     expect(refused.isError).toBe(true);
     expect(refused._meta).toMatchObject({ status: 429, retryAfter: expect.any(Number) });
     expect(await counted()).toEqual({ limited: 1, answered: 2 });
+  });
+});
+
+describe('MCP file arguments: base64, under the upload’s own limits', () => {
+  let app: NestFastifyApplication;
+  const png = validFile({ name: 'avatar', type: 'image', label: 'Avatar' }).bytes;
+  beforeAll(async () => {
+    app = await createTestApp({
+      env: {
+        BODY_LIMIT_BYTES: '4096',
+        UPLOAD_MAX_BYTES: '8192',
+        UPLOAD_MAX_INFLIGHT_BYTES: '8192',
+      },
+      actions: [UploadFixtureModule],
+    });
+  });
+  afterAll(() => app?.close());
+
+  const post = (message: object, pad = ''): ReturnType<NestFastifyApplication['inject']> =>
+    app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      // Padding rides in `_meta`, which every request may carry.
+      payload: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        ...message,
+        ...(pad && { params: { _meta: { pad } } }),
+      }),
+    });
+  const upload = async (args: object): Promise<CallToolResult> =>
+    (await post({ method: 'tools/call', params: { name: 'upload', arguments: args } })).json<{
+      result: CallToolResult;
+    }>().result;
+  const b64 = (bytes: Buffer): string => bytes.toString('base64');
+
+  it('reaches the action as the files it would receive in a multipart upload', async () => {
+    const text = Buffer.from('a note');
+    const result = await upload({
+      document: { data: b64(text), name: 'note.txt' },
+      gallery: [{ data: b64(png) }, { data: b64(png), name: 'two.png' }],
+      caption: 'hi',
+    });
+    expect(result.isError).toBeFalsy();
+    const data = (result.structuredContent as { data: Record<string, unknown> }).data;
+    expect(data.document).toMatchObject({
+      filename: 'note.txt',
+      mimeType: 'text/plain',
+      size: text.length,
+      sha256: createHash('sha256').update(text).digest('hex'),
+    });
+    expect(data.gallery).toEqual([
+      expect.objectContaining({ filename: 'gallery', mimeType: 'image/png', size: png.length }),
+      expect.objectContaining({ filename: 'two.png', mimeType: 'image/png' }),
+    ]);
+    expect(data.caption).toBe('hi');
+  });
+
+  it.each([
+    [
+      'over maxSize',
+      { document: { data: b64(Buffer.alloc(3000, 97)), name: 'a.txt' } },
+      /The upload is too large/,
+      413,
+    ],
+    [
+      'not of an accepted type (read from the bytes)',
+      { document: { data: b64(png), name: 'a.txt' } },
+      /document must be of type/,
+      400,
+    ],
+    [
+      'an image that is none',
+      { avatar: { data: b64(Buffer.from('not an image')) } },
+      /avatar must be an image|avatar must be of type/,
+      400,
+    ],
+    ['not base64', { document: { data: '***' } }, /^document.data must be base64$/, 400],
+  ])('refuses a file %s, as the upload route does', async (_what, args, words, status) => {
+    const result = await upload(args);
+    expect(result.isError).toBe(true);
+    expect(result._meta).toMatchObject({ status });
+    const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+    expect(text).toMatch(words);
+  });
+
+  it('admits a body past BODY_LIMIT_BYTES as an upload: refused unread past the uploads in flight', async () => {
+    // 4096 + the base64 of 8192 bytes is the endpoint's bound; 8192 bytes in flight are allowed.
+    const over = await post({ method: 'tools/list' }, 'x'.repeat(9000));
+    expect(over.statusCode).toBe(503);
+    expect(over.json()).toMatchObject({
+      error: { message: expect.stringMatching(/too many uploads/) },
+    });
+    const tooLarge = await post({ method: 'tools/list' }, 'x'.repeat(16_000));
+    expect(tooLarge.statusCode).toBe(413);
+    const fine = await post({ method: 'tools/list' }, 'x'.repeat(5000));
+    expect(fine.statusCode).toBe(200);
   });
 });
