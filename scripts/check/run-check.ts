@@ -3,7 +3,6 @@ import { checkPlatformMetadata } from '../../src/publishing/platform-metadata';
 import { CHAIN_ACTION_TYPES } from '../../src/kit/chain-actions/chain-action.rules';
 import { type ActionUnderCheck, checkAction, type Sample } from './actions';
 import { chainActionRows } from './chain-actions';
-import { mcpRows } from './mcp';
 import { jsonOf, NoAnswer, timedRequest } from './http';
 import type { CheckOptions } from './options';
 import type { Row } from './rows';
@@ -179,7 +178,9 @@ export async function runCheck(options: CheckOptions): Promise<Row[]> {
       rows.push(...(await checkAction(target, options)));
     }
   }
-  // The same actions as an agent calls them: their MCP tools.
+  // The same actions as an agent calls them: their MCP tools. The SDK's client loads only now
+  // (a second of CPU a usage error need not pay).
+  const { mcpRows } = await import('./mcp');
   rows.push(...(await mcpRows(options, targets)));
   const published = [...checked];
   for (const path of wanted ?? []) {
