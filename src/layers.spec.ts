@@ -20,6 +20,7 @@ export const LAYERS = [
   'outcomes',
   'publishing',
   'blinks',
+  'mcp',
   'server',
   'actions',
   'client',

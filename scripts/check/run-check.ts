@@ -90,7 +90,8 @@ async function iconRow(icon: unknown, base: URL, options: CheckOptions): Promise
 /**
  * Every check against one deployment, in order: the base URL, the index, the API document's
  * samples, then per mini-app its document (platform rules, URLs, icon) and per action the CORS
- * preflight and each declared sample.
+ * preflight and each declared sample, then the MCP endpoint: its tools, each action's samples
+ * through its tool.
  */
 export async function runCheck(options: CheckOptions): Promise<Row[]> {
   const base = new URL(options.baseUrl);
@@ -126,6 +127,7 @@ export async function runCheck(options: CheckOptions): Promise<Row[]> {
     ? operationsByPath(openApi.body)
     : { samples: new Map<string, Sample[]>(), verified: new Set<string>() };
   const checked = new Set<string>();
+  const targets: ActionUnderCheck[] = [];
   const wanted = options.actions;
   for (const app of miniApps) {
     const path = `/api/mini-apps/${encodeURIComponent(String(app.id))}`;
@@ -172,9 +174,14 @@ export async function runCheck(options: CheckOptions): Promise<Row[]> {
         params: list(action.params) as ActionParameter[],
         verified: verified.has(pathname),
       };
+      targets.push(target);
       rows.push(...(await checkAction(target, options)));
     }
   }
+  // The same actions as an agent calls them: their MCP tools. The SDK's client loads only now
+  // (a second of CPU a usage error need not pay).
+  const { mcpRows } = await import('./mcp');
+  rows.push(...(await mcpRows(options, targets)));
   const published = [...checked];
   for (const path of wanted ?? []) {
     if (published.some((p) => p === path || p.endsWith(path))) continue;

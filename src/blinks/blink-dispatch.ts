@@ -38,6 +38,14 @@ export interface DispatchOptions {
   asClient?: boolean;
   /** A session token (a signed-in blink's), sent as `Authorization: Bearer`: the route checks it. */
   session?: string;
+  /** More headers the request carries (the MCP endpoint's: the chain, the caller's bearer token). */
+  headers?: Record<string, string>;
+}
+
+/** A body sent as it is, for a route that reads another type than JSON (an upload's form). */
+export interface RawPayload {
+  contentType: string;
+  body: Buffer | string;
 }
 
 /**
@@ -45,7 +53,9 @@ export interface DispatchOptions {
  * same rate limits (the client's IP; the user named by `account`), validation, handler,
  * builder and simulation, and the same intent recording as the Sherry route. Nothing of that
  * pipeline is repeated here; only the request's shape differs. The host and request id are
- * the client's, so the host check and the logs see one request. An action's call has no Origin,
+ * the client's, so the host check and the logs see one request. The MCP endpoint (src/mcp) runs
+ * its tool calls through it too, `asClient`, with its own headers and an upload's form as a raw
+ * payload. An action's call has no Origin,
  * and is marked as the service's own (InProcessCalls) so that STRICT_ORIGIN does not refuse it:
  * the blink routes judged the origin already (BLINKS_ALLOWED_ORIGINS). A report is sent
  * `asClient` instead.
@@ -60,13 +70,13 @@ export class BlinkDispatch {
   post(
     req: FastifyRequest,
     url: string,
-    payload: object,
+    payload: object | RawPayload,
     options: DispatchOptions = {},
   ): Promise<Dispatched> {
     return this.send(req, 'POST', url, payload, options);
   }
 
-  /** A GET of the service's own route (a blink's sign-in asks the nonce route for a nonce). */
+  /** A GET of one of the service's routes (a blink's sign-in asks for a nonce; the MCP endpoint reads an intent). */
   get(req: FastifyRequest, url: string, options: DispatchOptions = {}): Promise<Dispatched> {
     return this.send(req, 'GET', url, undefined, options);
   }
@@ -75,24 +85,26 @@ export class BlinkDispatch {
     req: FastifyRequest,
     method: 'GET' | 'POST',
     url: string,
-    payload: object | undefined,
-    { user, asClient = false, session }: DispatchOptions,
+    payload: object | RawPayload | undefined,
+    { user, asClient = false, session, headers = {} }: DispatchOptions,
   ): Promise<Dispatched> {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     const { host, origin } = req.headers;
+    const raw = payload !== undefined && isRaw(payload) ? payload : undefined;
     const response = await fastify.inject({
       method,
       url,
       remoteAddress: req.ip,
       headers: {
-        ...(payload !== undefined && { 'content-type': 'application/json' }),
+        ...headers,
+        ...(payload !== undefined && { 'content-type': raw?.contentType ?? 'application/json' }),
         'x-request-id': req.id,
         ...(asClient ? origin !== undefined && { origin } : this.inProcess.headers()),
         ...(host !== undefined && { host }),
         ...(user !== undefined && { 'x-user-address': user }),
         ...(session !== undefined && { authorization: `Bearer ${session}` }),
       },
-      ...(payload !== undefined && { payload: JSON.stringify(payload) }),
+      ...(payload !== undefined && { payload: raw ? raw.body : JSON.stringify(payload) }),
     });
     let body: unknown;
     try {
@@ -107,3 +119,6 @@ export class BlinkDispatch {
     };
   }
 }
+
+const isRaw = (payload: object): payload is RawPayload =>
+  'contentType' in payload && 'body' in payload;

@@ -30,6 +30,8 @@ export type ParamType =
   | 'image';
 
 export type ResponseType = 'data';
+/** A JSON Schema (2020-12), as written in a declaration. */
+export type JsonSchemaObject = Readonly<Record<string, unknown>>;
 /** Integers beyond 2^53 are declared as decimal text; dates as ISO 8601 text or epoch milliseconds. */
 export type ParamValue = string | number | boolean;
 
@@ -178,6 +180,11 @@ export interface ActionDeclaration<P extends object = object> {
   params?: ParamsClass<P>;
   /** `'data'` selects data mode; absent selects transaction mode. */
   responseType?: ResponseType;
+  /**
+   * A data action's `data`, as a JSON Schema: its MCP tool's output schema (docs/agents.md), which
+   * the conformance kit checks each sample's answer against. Absent: the tool promises any JSON.
+   */
+  dataSchema?: JsonSchemaObject;
   /** The action needs the acting user's address (400 when none is sent). */
   requiresUser?: boolean;
   /**

@@ -73,6 +73,11 @@ describe('checkDeclaration', () => {
       { responseType: 'transaction' as 'data' },
       'responseType "transaction" is not "data"',
     ],
+    [
+      'a dataSchema on a transaction action',
+      { responseType: undefined, dataSchema: { type: 'object' } },
+      'has a dataSchema, which only a data action (responseType: "data") answers',
+    ],
   ])('reports %s', (_, over, problem) => {
     expect(checkDeclaration(valid(over))).toEqual([problem]);
   });

@@ -104,6 +104,9 @@ export function checkDeclaration(declaration: ActionDeclaration): string[] {
     problems.push(`responseType "${String(declaration.responseType)}" is not "data"`);
   }
   problems.push(...priceProblems(declaration));
+  if (declaration.dataSchema !== undefined && declaration.responseType !== 'data') {
+    problems.push('has a dataSchema, which only a data action (responseType: "data") answers');
+  }
   const paramsClass = declaration.params;
   const seen = new Set<string>();
   for (const param of getDeclaredParams(paramsClass)) {

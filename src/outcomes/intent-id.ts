@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 /** 24 random bytes in base64url: 32 URL-safe characters, 192 bits nobody guesses. */
 export const newIntentId = (): string => randomBytes(24).toString('base64url');
 
-const INTENT_ID = /^[A-Za-z0-9_-]{32}$/;
+/** An intent id's shape, as JSON Schema and OpenAPI write it: what newIntentId gives. */
+export const INTENT_ID_PATTERN = '^[A-Za-z0-9_-]{32}$';
+const INTENT_ID = new RegExp(INTENT_ID_PATTERN);
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
 /** What a path may name as an intent: the shape newIntentId gives, nothing longer. */

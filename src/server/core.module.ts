@@ -11,6 +11,7 @@ import { WebhooksModule } from '../outcomes/webhooks/webhooks.module';
 import { OutcomesModule } from '../outcomes/outcomes.module';
 import { PublishingModule } from '../publishing/publishing.module';
 import { BlinksModule } from '../blinks/blinks.module';
+import { McpModule } from '../mcp/mcp.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
 import { MethodNotAllowedRoutes } from './edge/method-not-allowed';
 import { HealthController } from './health.controller';
@@ -19,8 +20,8 @@ import { RequestObserver } from './request-observer';
 /**
  * Everything an action runs on, composed bottom to top (see README, Layout): configuration,
  * telemetry, the result cache, the kit (chains, registry, guards, interceptor, filter), verified
- * users (sign-in and sessions), paid actions (x402), the transaction outcomes (intents, their watcher, hooks and
- * webhooks), publishing, the blinks, then the
+ * users (sign-in and sessions), paid actions (x402), the transaction outcomes (intents, their
+ * watcher, hooks and webhooks), publishing, the blinks, the MCP endpoint, then the
  * server's own health, route and request observation.
  */
 @Global()
@@ -45,6 +46,7 @@ export class CoreModule {
         OutcomesModule,
         PublishingModule,
         BlinksModule.forRoot(env),
+        McpModule.forRoot(env),
       ],
       controllers: [HealthController],
       providers: [RequestObserver, MethodNotAllowedRoutes],

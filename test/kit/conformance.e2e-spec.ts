@@ -12,7 +12,12 @@ import { ConformanceGoodModule } from '../fixtures/conformance-good.fixture';
 
 /** Each broken fixture: the rules the kit must report it breaking (and no other), and how. */
 const BROKEN: [path: string, rules: ConformanceRule[], problem: RegExp][] = [
-  ['/api/broken/unvalidated', ['invalid-params', 'missing-params'], /amount=101 answered 200/],
+  // Its tool answers the bad value too (`mcp`: the route's refusal is what the tool must say).
+  [
+    '/api/broken/unvalidated',
+    ['invalid-params', 'mcp', 'missing-params'],
+    /amount=101 answered 200/,
+  ],
   // Its guard reads the raw body, so the text a blink client sends (`"3"`) is refused too.
   [
     '/api/broken/unnamed-refusal',
@@ -37,8 +42,14 @@ const BROKEN: [path: string, rules: ConformanceRule[], problem: RegExp][] = [
     /serializedTransaction does not parse/,
   ],
   ['/api/broken/other-chain-tx', ['valid-samples'], /serialized transaction is for chain 1\b/],
-  ['/api/broken/forgot-data-mode', ['blink', 'valid-samples'], /answered 500/],
-  ['/api/broken/loose-tx', ['valid-samples'], /"success"[\s\S]*abi is not an array/],
+  ['/api/broken/forgot-data-mode', ['blink', 'mcp', 'valid-samples'], /answered 500/],
+  ['/api/broken/loose-tx', ['mcp', 'valid-samples'], /"success"[\s\S]*abi is not an array/],
+  // Its data breaks its own dataSchema: the tool refuses to pass it on, nothing else sees it.
+  [
+    '/api/broken/off-schema',
+    ['mcp'],
+    /with sample .* was answered .*does not match its declared schema/,
+  ],
   [
     '/api/broken/unfunded-tx',
     ['sample-simulation'],

@@ -73,9 +73,19 @@ describe('GET /api/openapi.json (the shipped actions)', () => {
       const data = declaration.responseType === 'data';
       const schema = (status: string): string | undefined =>
         responses[status]?.content?.['application/json'].schema.$ref;
-      expect(schema('200')).toBe(
-        `#/components/schemas/${data ? 'DataEnvelope' : 'ExecutionResponse'}`,
-      );
+      if (declaration.dataSchema === undefined) {
+        expect(schema('200')).toBe(
+          `#/components/schemas/${data ? 'DataEnvelope' : 'ExecutionResponse'}`,
+        );
+      } else {
+        // A declared dataSchema (the MCP tool's output too) says what `data` holds.
+        expect(responses['200'].content?.['application/json'].schema).toEqual({
+          allOf: [
+            { $ref: '#/components/schemas/DataEnvelope' },
+            { properties: { data: declaration.dataSchema } },
+          ],
+        });
+      }
       const errorShape = `#/components/schemas/${data ? 'DataError' : 'TransactionError'}`;
       for (const status of ['400', '403', '413', '429', '500', '503'])
         expect(schema(status)).toBe(errorShape);

@@ -101,6 +101,30 @@ describe('npm run check against the dev loop, offline', () => {
       '401, asks for a session (user: verified)',
       expect.stringMatching(/ms$/),
     ]);
+    // The same actions through their MCP tools, with the official SDK's client.
+    expect(rows).toContainEqual([
+      'MCP tools',
+      'POST /mcp',
+      'PASS',
+      expect.stringMatching(/^\d+ tools listed$/),
+      expect.stringMatching(/ms$/),
+    ]);
+    const tools = rows.filter(([what, , result]) => what === 'MCP tool' && result === 'PASS');
+    expect(tools.map(([, target]) => target)).toEqual(
+      expect.arrayContaining([
+        'tools/call calculator',
+        'tools/call send_token',
+        'tools/call best_swap',
+        'tools/call mint_nft',
+      ]),
+    );
+    expect(rows).toContainEqual([
+      'MCP tool',
+      'tools/call my_transactions',
+      'PASS',
+      '401, asks for a session (user: verified)',
+      expect.stringMatching(/ms$/),
+    ]);
     expect(stdout).toMatch(/^WHAT +TARGET +RESULT +DETAIL +TIME$/m);
     expect(stdout).toMatch(/: \d+ passed, 0 failed, \d+ skipped\n$/);
   }, 60_000);
@@ -224,6 +248,13 @@ describe('npm run check against a broken deployment', () => {
         /^CORS preflight \| OPTIONS \/api\/slow \| access-control-allow-headers lacks x-user-address, x-wallet-address/,
       ),
       'sample 1 | POST /api/slow | no answer within 8000 ms',
+    ]);
+    // No /mcp there (404): the MCP rows are skipped, not failed.
+    expect(rowsOf(stdout)).toContainEqual([
+      'MCP tools',
+      'POST /mcp',
+      'SKIP',
+      '404: no MCP endpoint (MCP=off)',
     ]);
   }, 60_000);
 });

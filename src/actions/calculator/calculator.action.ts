@@ -40,5 +40,16 @@ export const calculatorAction = defineAction({
   miniApp: TOOLS_MINI_APP,
   params: CalculatorParams,
   responseType: 'data',
+  dataSchema: {
+    type: 'object',
+    properties: {
+      operation: { enum: [...OPERATIONS] },
+      a: { type: 'number' },
+      b: { type: 'number' },
+      result: { type: 'number' },
+    },
+    required: ['operation', 'a', 'b', 'result'],
+    additionalProperties: false,
+  },
   samples: [{ params: { operation: 'add', a: 2, b: 3 } }],
 });

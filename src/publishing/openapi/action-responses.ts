@@ -80,6 +80,15 @@ function errorAnswer(status: number, schema: JsonSchema): ResponseObject {
   };
 }
 
+/** A success's shape: the mode's, with `data` as the declaration's `dataSchema` says. */
+function successSchema(declaration: ActionDeclaration): JsonSchema {
+  if (declaration.responseType !== 'data') return ref('ExecutionResponse');
+  if (declaration.dataSchema === undefined) return ref('DataEnvelope');
+  return {
+    allOf: [ref('DataEnvelope'), { properties: { data: declaration.dataSchema } }],
+  };
+}
+
 /** The statuses an action can answer with, each in the shape of its mode. */
 export function actionResponses(declaration: ActionDeclaration): ResponsesObject {
   const data = declaration.responseType === 'data';
@@ -97,7 +106,7 @@ export function actionResponses(declaration: ActionDeclaration): ResponsesObject
         ...(!data && INTENT_HEADER),
         ...(declaration.price && PAYMENT_RESPONSE_HEADER),
       },
-      content: json(ref(data ? 'DataEnvelope' : 'ExecutionResponse')),
+      content: json(successSchema(declaration)),
     },
   };
   for (const status of statuses.sort((a, b) => a - b)) {

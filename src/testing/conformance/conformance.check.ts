@@ -16,6 +16,7 @@ import {
 } from './conformance.param-rules';
 import { checkRateLimit } from './conformance.rate-limit';
 import { checkBlink } from './conformance.blink';
+import { checkMcp } from './conformance.mcp';
 import { checkSampleSimulation } from './conformance.simulation';
 import { checkVerifiedUser } from './conformance.session';
 import { actionUnderTest } from './conformance.target';
@@ -72,6 +73,11 @@ export const RULE_CHECKS: Record<ConformanceRule, { title: string; check: Confor
   blink: {
     title: 'is served as a blink: the Actions spec document, its samples and refusals',
     check: checkBlink,
+  },
+  mcp: {
+    title:
+      'is served as an MCP tool: the route’s arguments and requirements, its samples answered in its output schema, its refusals in the route’s words',
+    check: checkMcp,
   },
 };
 

@@ -68,7 +68,7 @@ export const checkValidSamples: ConformanceCheck = async (target) => {
 };
 
 /** The base call with one parameter replaced by a bad value, or left out. */
-function withParam(target: ActionUnderTest, param: ActionParameter, bad?: BadValue): Call {
+export function withParam(target: ActionUnderTest, param: ActionParameter, bad?: BadValue): Call {
   const call = baseCall(target);
   const params = { ...call.params };
   const files = { ...call.files };

@@ -22,6 +22,7 @@ export const CONFORMANCE_RULES = [
   'chain',
   'rate-limit',
   'blink',
+  'mcp',
 ] as const;
 
 export type ConformanceRule = (typeof CONFORMANCE_RULES)[number];
