@@ -24,11 +24,12 @@ export interface AppModuleOptions {
 export class AppModule {
   static forRoot({ config, env, actions, miniApps }: AppModuleOptions): DynamicModule {
     const registered = miniApps ?? (actions ? null : MINI_APPS);
+    const served = actions ?? ACTION_MODULES;
     return {
       module: AppModule,
       imports: [
-        CoreModule.forRoot(config, env, registered),
-        ...(actions ?? ACTION_MODULES),
+        CoreModule.forRoot(config, env, registered, served),
+        ...served,
         ...(config.debugUi ? [DebugModule] : []),
       ],
     };

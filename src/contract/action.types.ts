@@ -161,6 +161,36 @@ export interface ActionDeclaration<P extends object = object> {
   samples?: readonly ActionSample<P>[];
   /** The mini-app the action belongs to (exactly one; see defineMiniApp). */
   miniApp: MiniAppDeclaration;
+  /**
+   * A transaction action's own webhook: each outcome of its answers is also POSTed, signed, to
+   * the team's receiver, with the answer's `fields` (docs/webhooks.md, "An action's own
+   * webhook"). The service-wide WEBHOOK_URL still receives every outcome.
+   */
+  webhook?: ActionWebhook;
+}
+
+/** Where an action's own webhook goes, and what its deliveries carry beyond the outcome. */
+export interface ActionWebhook {
+  /**
+   * The receiver, read once at boot from the action's own configuration, for instance
+   * `(env) => loadDonateConfig(env).webhook`: a URL and its secret, or undefined when this
+   * deployment sets none (no deliveries then).
+   */
+  target: (env: Readonly<Record<string, string | undefined>>) => ActionWebhookTarget | undefined;
+  /**
+   * Names of the answer's `params.args` (the call's arguments and `display.args`) each delivery
+   * carries in `fields`, as the answer showed them: `['amount', 'message']`. A name the answer
+   * lacks is left out.
+   */
+  fields?: readonly string[];
+}
+
+/** An action webhook's receiver: checked at boot as WEBHOOK_URL and WEBHOOK_SECRET are. */
+export interface ActionWebhookTarget {
+  /** http(s), without credentials. */
+  url: string;
+  /** `whsec_` and the base64 of 24 random bytes or more (Standard Webhooks). */
+  secret: string;
 }
 
 /** The contract's `DynamicAction`, as published in metadata. */

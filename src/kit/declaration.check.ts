@@ -58,6 +58,27 @@ function checkParam(paramsClass: ParamsClass, param: ActionParameter): string[] 
   return problems.map((problem) => `${at} ${problem}`);
 }
 
+/** Fields an action's webhook may carry: each a name of the answer's `params.args`. */
+export const MAX_WEBHOOK_FIELDS = 16;
+
+/** An action's own webhook: a transaction action's, with a target to read and named fields. */
+function webhookProblems({ webhook, responseType }: ActionDeclaration): string[] {
+  if (webhook === undefined) return [];
+  const problems: string[] = [];
+  if (responseType === 'data')
+    problems.push('webhook: a data action answers no transaction, so it has no outcomes to post');
+  if (typeof webhook?.target !== 'function')
+    problems.push('webhook.target must be a function of the environment (its configuration)');
+  const fields: unknown = webhook?.fields ?? [];
+  const names = Array.isArray(fields) ? (fields as unknown[]) : [fields];
+  if (!Array.isArray(fields) || names.some((name) => typeof name !== 'string' || !name.trim()))
+    problems.push('webhook.fields must be names (non-empty text) of the answer’s params.args');
+  else if (new Set(names).size !== names.length) problems.push('webhook.fields names one twice');
+  else if (names.length > MAX_WEBHOOK_FIELDS)
+    problems.push(`webhook.fields has ${names.length} names; at most ${MAX_WEBHOOK_FIELDS}`);
+  return problems;
+}
+
 /** Checks one declaration the way `createMetadata` would; returns every problem found. */
 export function checkDeclaration(declaration: ActionDeclaration): string[] {
   const problems: string[] = [];
@@ -76,6 +97,7 @@ export function checkDeclaration(declaration: ActionDeclaration): string[] {
   if (declaration.responseType !== undefined && declaration.responseType !== 'data') {
     problems.push(`responseType "${String(declaration.responseType)}" is not "data"`);
   }
+  problems.push(...webhookProblems(declaration));
   const paramsClass = declaration.params;
   const seen = new Set<string>();
   for (const param of getDeclaredParams(paramsClass)) {

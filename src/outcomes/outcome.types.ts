@@ -84,6 +84,11 @@ export interface TransactionIntent {
   updatedAt: number;
   /** The request that answered it, for joining logs. */
   requestId?: string;
+  /**
+   * The answer's `params.args` its action's webhook names (`webhook.fields`), as the answer
+   * showed them: what that webhook's deliveries carry (at most MAX_FIELDS_BYTES of JSON).
+   */
+  fields?: Record<string, unknown>;
 }
 
 /**

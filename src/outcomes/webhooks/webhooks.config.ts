@@ -28,7 +28,11 @@ export function isWebhookSecret(value: unknown): boolean {
   return key.toString('base64') === base64 && key.length >= MIN_WEBHOOK_SECRET_BYTES;
 }
 
-const IsWebhookSecret = (): PropertyDecorator =>
+/**
+ * A configuration class's rule for a webhook secret (`whsec_` and the base64 of 24 random bytes or
+ * more), as WEBHOOK_SECRET has it: for an action's own webhook secret (docs/webhooks.md).
+ */
+export const IsWebhookSecret = (): PropertyDecorator =>
   ValidateBy({
     name: 'isWebhookSecret',
     validator: {
