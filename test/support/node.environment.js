@@ -23,6 +23,8 @@ if (process.send !== undefined && process.env.JEST_WORKER_ID !== undefined) {
     setImmediate(() => {
       const open = process.getActiveResourcesInfo().filter((type) => !STREAMS.has(type));
       if (open.length === 0) process.exit();
+      // Jest will force this one out: say what kept it, for --detectOpenHandles to find.
+      process.stderr.write(`Jest worker ${process.env.JEST_WORKER_ID} ended with ${open.join(', ')} open\n`);
     });
   });
 }
