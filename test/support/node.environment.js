@@ -24,7 +24,9 @@ if (process.send !== undefined && process.env.JEST_WORKER_ID !== undefined) {
       const open = process.getActiveResourcesInfo().filter((type) => !STREAMS.has(type));
       if (open.length === 0) process.exit();
       // Jest will force this one out: say what kept it, for --detectOpenHandles to find.
-      process.stderr.write(`Jest worker ${process.env.JEST_WORKER_ID} ended with ${open.join(', ')} open\n`);
+      process.stderr.write(
+        `Jest worker ${process.env.JEST_WORKER_ID} ended with ${open.join(', ')} open\n`,
+      );
     });
   });
 }
