@@ -93,9 +93,12 @@ import { ${camel}Action, type ${pascal}Params } from './${kebab}.action';
  * The sentence the wallet, the blink and the platform show for the transaction: the one way to
  * set it is \`display.args.summary\` (docs/chains-and-transactions.md#transaction-mode).
  */
-export function transferSummary(
-  { token, amount, recipient, message }: ${pascal}Params,
-): string {
+export function transferSummary({ token, amount, recipient, message }: {
+  token: string;
+  amount: string;
+  recipient: string;
+  message?: string;
+}): string {
   return 'Send ' + amount + ' ' + token + ' to ' + recipient + (message ? ': ' + message : '');
 }
 
@@ -107,8 +110,10 @@ export class ${pascal}Service {
     private readonly builder: TransactionBuilder,
   ) {}
 
-  run(params: ${pascal}Params, context: ContextOf<typeof ${camel}Action>): Promise<ExecutionResponse> {
-    const { token, amount, recipient, message } = params;
+  run(
+    { token, amount, recipient, message }: ${pascal}Params,
+    context: ContextOf<typeof ${camel}Action>,
+  ): Promise<ExecutionResponse> {
     const chain = this.chains.forRequest(${camel}Action, context);
     const sent = this.chains.token(chain, token, 'token');
     if (!sent.address) {
@@ -129,7 +134,9 @@ export class ${pascal}Service {
         // checks the balance (INSUFFICIENT_BALANCE) and that the transfer lands.
         spend: { token: { ...sent, address: sent.address }, amount: value },
         // Beside the call's own args (recipient, amount in base units): what the user reads.
-        display: { args: { token, message, summary: transferSummary(params) } },
+        display: {
+          args: { token, message, summary: transferSummary({ token, amount, recipient, message }) },
+        },
       },
       context,
     );
