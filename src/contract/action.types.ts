@@ -33,6 +33,7 @@ export type ResponseType = 'data';
 /** Integers beyond 2^53 are declared as decimal text; dates as ISO 8601 text or epoch milliseconds. */
 export type ParamValue = string | number | boolean;
 
+/** One choice of a `select` or `radio` parameter: what the user reads, and the value sent. */
 export interface ParamOption {
   label: string;
   /** The platform accepts text, numbers and booleans; values must differ as text. */
@@ -83,6 +84,7 @@ export interface ActionParameter extends ParamSpec {
   name: string;
 }
 
+/** The chains of an action: where it runs (`source`) and, cross-chain, where it lands. */
 export interface ChainContext {
   source: number;
   destination?: number;
@@ -232,6 +234,10 @@ export interface ResponseMetadata {
   [key: string]: unknown;
 }
 
+/**
+ * The data-mode envelope: `{success, data, message, statusCode, metadata}` on success, `error`
+ * and `message` (and `data.invalidParams`) on failure; also every failure a client reports itself.
+ */
 export interface DynamicActionDataResponse<T = unknown> {
   success: boolean;
   data?: T;
@@ -272,6 +278,7 @@ export interface ExecutionResponse {
   crossChain?: CrossChainInfo;
 }
 
+/** A transaction-mode refusal: `{error, code?}`, with a `message` and `data` when the action gives them. */
 export interface TransactionErrorBody {
   error: string;
   code: string;

@@ -14,6 +14,7 @@ import { newIntentId } from './intent-id';
 import { IntentsService } from './intents.service';
 import type { TransactionIntent } from './outcome.types';
 
+/** The header naming a transaction answer's intent: report its hash, or read its outcome, with it. */
 export const INTENT_HEADER = 'X-Action-Intent';
 
 /** The most JSON an intent keeps of its answer's fields: every intent lives in the store a day. */

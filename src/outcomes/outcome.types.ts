@@ -18,6 +18,7 @@ export type OpenStatus = 'answered' | 'submitted';
  */
 export type SettledStatus = 'confirmed' | 'reverted' | 'replaced' | 'expired' | 'unchecked';
 
+/** Every final status, in the order the docs list them. */
 export const SETTLED_STATUSES: readonly SettledStatus[] = [
   'confirmed',
   'reverted',
@@ -122,6 +123,7 @@ export interface OutcomeSink {
   deliver(outcome: TransactionOutcome): Promise<void>;
 }
 
+/** Injection token of the OutcomeSink (the webhooks module binds one). */
 export const OUTCOME_SINK = Symbol('OUTCOME_SINK');
 
 /** The delivery id of an intent's event. */
