@@ -153,7 +153,7 @@ describe('An action’s own webhook, deliveries queued in memory', () => {
     }
     const none = await createTestApp({ actions: [DonationModule] });
     try {
-      expect(() => none.get(DELIVERY_QUEUE, { strict: false })).toThrow();
+      expect(() => none.get<unknown>(DELIVERY_QUEUE, { strict: false })).toThrow();
     } finally {
       await none.close();
     }

@@ -38,7 +38,7 @@ export function callFunction(call: ContractCall): AbiFunction {
           "one function (parseAbiItem('function transfer(address to, uint256 amount)'))",
       );
     }
-    found = getAbiItem({ abi, name: functionName, args: call.args as unknown[] });
+    found = getAbiItem({ abi, name: functionName, args: call.args });
     if ((found as { type?: unknown } | undefined)?.type !== 'function') {
       throw builderMisuse(`call.abi has no function named "${functionName}"`);
     }

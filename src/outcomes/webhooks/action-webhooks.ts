@@ -22,7 +22,7 @@ function partsOf(entry: ModuleEntry): { controllers: Type[]; imports: unknown[] 
   return {
     controllers: [
       ...((Reflect.getMetadata('controllers', module) ?? []) as Type[]),
-      ...((dynamic?.controllers ?? []) as Type[]),
+      ...(dynamic?.controllers ?? []),
     ],
     imports: [
       ...((Reflect.getMetadata('imports', module) ?? []) as unknown[]),
