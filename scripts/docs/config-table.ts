@@ -15,7 +15,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import * as ts from 'typescript';
 import { requiredInProductionOf } from '../../src/config/required-in-production';
-import { MIN_WEBHOOK_SECRET_BYTES } from '../../src/outcomes/webhooks/webhooks.config';
+import { MIN_WEBHOOK_SECRET_BYTES } from '../../src/config/webhook-secret';
 
 const ROOT = join(__dirname, '..', '..');
 /**

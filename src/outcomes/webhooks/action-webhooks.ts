@@ -4,7 +4,7 @@ import { ConfigError, type Env, httpUrlRule } from '../../config/env';
 import { redactUrl } from '../../config/redact-url';
 import type { ActionDeclaration, ActionWebhookTarget } from '../../contract/action.types';
 import { ACTION_KEY } from '../../kit/action.decorator';
-import { isWebhookSecret, MIN_WEBHOOK_SECRET_BYTES } from './webhooks.config';
+import { isWebhookSecret, MIN_WEBHOOK_SECRET_BYTES } from '../../config/webhook-secret';
 
 /** Injection token of the ActionWebhooks. */
 export const ACTION_WEBHOOKS = Symbol('ACTION_WEBHOOKS');
