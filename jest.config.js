@@ -24,7 +24,8 @@ const base = {
   transformIgnorePatterns: [
     '/node_modules/(?!(?:@fastify/static/node_modules/)?(?:cockatiel|content-disposition)/|@nestjs/(?!cli/|schematics/)|(?<=@nestjs/platform-fastify/node_modules/)cookie/|nanoid/|jose/|wagmi/|@wagmi/core/)',
   ],
-  testEnvironment: 'node',
+  // Node's, with workers that exit at once when empty (test/support/node.environment.js).
+  testEnvironment: '<rootDir>/../test/support/node.environment.js',
   // Nest's default console logger off: what a spec reads it spies on or records.
   setupFiles: ['<rootDir>/../test/support/quiet-nest-logger.setup.ts'],
 };

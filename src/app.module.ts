@@ -25,12 +25,13 @@ export interface AppModuleOptions {
 export class AppModule {
   static forRoot({ config, env, actions, miniApps }: AppModuleOptions): DynamicModule {
     const registered = miniApps ?? (actions ? null : MINI_APPS);
+    // A paid action nobody would be paid for is not served (docs/agents.md).
+    const served = servedActionModules(actions ?? ACTION_MODULES, env);
     return {
       module: AppModule,
       imports: [
-        CoreModule.forRoot(config, env, registered),
-        // A paid action nobody would be paid for is not served (docs/agents.md).
-        ...servedActionModules(actions ?? ACTION_MODULES, env),
+        CoreModule.forRoot(config, env, registered, served),
+        ...served,
         ...(config.debugUi ? [DebugModule] : []),
       ],
     };

@@ -47,6 +47,9 @@ function valuesType(name: string, params: readonly ActionParameter[]): string {
       : `  /** ${p.label} */\n`;
     return `${doc}  ${JSON.stringify(p.name)}${mustGive(p) ? '' : '?'}: ${wireType(p)};`;
   });
+  // No parameter to send: an empty interface is what lint refuses (no-empty-object-type).
+  if (fields.length === 0)
+    return `/** It takes no parameter: pass {}. */\nexport type ${name} = Record<string, never>;`;
   return `export interface ${name} {\n${fields.join('\n')}\n}`;
 }
 

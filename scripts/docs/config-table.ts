@@ -15,7 +15,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import * as ts from 'typescript';
 import { requiredInProductionOf } from '../../src/config/required-in-production';
-import { MIN_WEBHOOK_SECRET_BYTES } from '../../src/outcomes/webhooks/webhooks.config';
+import { MIN_WEBHOOK_SECRET_BYTES } from '../../src/config/webhook-secret';
 
 const ROOT = join(__dirname, '..', '..');
 /**
@@ -66,7 +66,6 @@ const DESCRIPTIONS: Record<string, string> = {
   CACHE_TTL_SECONDS: 'Default lifetime of a `ResultCache` entry.',
   UPLOAD_MAX_FILES: 'Most files in one multipart request; more is a 413.',
   LOG_LEVEL: "pino's level; `silent` writes nothing.",
-  METRICS_HOST: 'Address of the Prometheus listener.',
   OTEL_SDK_DISABLED: '`true`: no tracing, whatever else is set.',
   OTEL_TRACES_EXPORTER:
     'Turns tracing on without an endpoint (`otlp` then sends to `http://localhost:4318`); `none`: off.',

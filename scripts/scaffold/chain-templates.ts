@@ -5,6 +5,61 @@ import type { ModeTemplates, TemplateInput } from './templates';
 const USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 /**
+ * The answer of a balance reader, and the plain function its unit spec tests: shared by the
+ * reader of any address and the verified reader of the signed-in user's own.
+ */
+export function balanceAnswer(pascal: string): string {
+  return `/** What the action answers in \`data\`. */
+export interface ${pascal}Answer {
+  address: Address;
+  chainId: number;
+  symbol: string;
+  /** Whole coins, as exact decimal text. */
+  balance: string;
+}
+
+/** Balances change with every block: a few seconds spare the node without showing stale ones. */
+export const CACHE_SECONDS = 5;
+
+/** The answer for a balance read in base units. */
+export function describeBalance(
+  address: Address,
+  chain: { chainId: number; native: { symbol: string; decimals: number } },
+  wei: bigint,
+): { data: ${pascal}Answer; message: string } {
+  const balance = fromBaseUnits(wei, chain.native.decimals);
+  const { symbol } = chain.native;
+  return {
+    data: { address, chainId: chain.chainId, symbol, balance },
+    message: address + ' holds ' + balance + ' ' + symbol,
+  };
+}`;
+}
+
+/** The unit spec of describeBalance. */
+export function balanceSpec(kebab: string): string {
+  return `import { describeBalance } from './${kebab}.service';
+
+describe('describeBalance', () => {
+  const chain = { chainId: 43113, native: { symbol: 'AVAX', decimals: 18 } };
+
+  it('answers the balance in whole coins, exactly', () => {
+    const answer = describeBalance('${USER}', chain, 10n ** 18n + 1n);
+    expect(answer).toEqual({
+      data: {
+        address: '${USER}',
+        chainId: 43113,
+        symbol: 'AVAX',
+        balance: '1.000000000000000001',
+      },
+      message: '${USER} holds 1.000000000000000001 AVAX',
+    });
+  });
+});
+`;
+}
+
+/**
  * A data-mode action that reads the chain: an address's balance of the native coin, read through
  * the kit's safe chain read (`ChainRegistry.read`) and kept a few seconds in the result cache.
  */
@@ -39,31 +94,7 @@ import { fromBaseUnits } from '../../evm';
 import { type ActionResult, ChainRegistry, type RequestContext, ResultCache } from '../../kit';
 import { ${camel}Action, type ${pascal}Params } from './${kebab}.action';
 
-/** What the action answers in \`data\`. */
-export interface ${pascal}Answer {
-  address: Address;
-  chainId: number;
-  symbol: string;
-  /** Whole coins, as exact decimal text. */
-  balance: string;
-}
-
-/** Balances change with every block: a few seconds spare the node without showing stale ones. */
-export const CACHE_SECONDS = 5;
-
-/** The answer for a balance read in base units. */
-export function describeBalance(
-  address: Address,
-  chain: { chainId: number; native: { symbol: string; decimals: number } },
-  wei: bigint,
-): { data: ${pascal}Answer; message: string } {
-  const balance = fromBaseUnits(wei, chain.native.decimals);
-  const { symbol } = chain.native;
-  return {
-    data: { address, chainId: chain.chainId, symbol, balance },
-    message: address + ' holds ' + balance + ' ' + symbol,
-  };
-}
+${balanceAnswer(pascal)}
 
 @Injectable()
 export class ${pascal}Service {
@@ -90,25 +121,7 @@ export class ${pascal}Service {
   }
 }
 `,
-    serviceSpec: `import { describeBalance } from './${kebab}.service';
-
-describe('describeBalance', () => {
-  const chain = { chainId: 43113, native: { symbol: 'AVAX', decimals: 18 } };
-
-  it('answers the balance in whole coins, exactly', () => {
-    const answer = describeBalance('${USER}', chain, 10n ** 18n + 1n);
-    expect(answer).toEqual({
-      data: {
-        address: '${USER}',
-        chainId: 43113,
-        symbol: 'AVAX',
-        balance: '1.000000000000000001',
-      },
-      message: '${USER} holds 1.000000000000000001 AVAX',
-    });
-  });
-});
-`,
+    serviceSpec: balanceSpec(kebab),
     returns: {
       type: `Promise<ActionResult<${pascal}Answer>>`,
       kitImport: 'type ActionResult',

@@ -19,11 +19,14 @@ export interface ScaffoldOptions {
   root: string;
   name: string;
   mode: ActionMode;
-  /** `chain` (data mode) or `spend` (transaction mode); the plain example by default. */
+  /** `chain` (data mode), `spend` or `transfer` (transaction mode); the plain example by default. */
   variant?: ActionVariant;
   /** The mini-app to join, by id; by default one named after the action, created if missing. */
   miniApp?: string;
-  /** The action declares `user: 'verified'`; its e2e spec calls it signed in. */
+  /**
+   * The action declares `user: 'verified'`; its e2e spec calls it signed in. With `chain`, it
+   * reads the signed-in user's own balance and takes no parameter.
+   */
   verified?: boolean;
 }
 
@@ -124,7 +127,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
     throw new ScaffoldError(
       variant === 'chain'
         ? '--chain is a data-mode example (a transaction action reads the chain anyway): leave out --mode transaction'
-        : '--spend is a transaction-mode example: add --mode transaction',
+        : `--${variant} is a transaction-mode example: add --mode transaction`,
     );
   }
   const names = actionNames(name);
@@ -145,7 +148,11 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
       declaration,
     );
   }
-  const created = actionFiles(mode, { names, miniAppConstant: miniApp.constant }, variant);
+  const created = actionFiles(
+    mode,
+    { names, miniAppConstant: miniApp.constant, verified: options.verified },
+    variant,
+  );
   if (options.verified && !asVerified(created, name)) {
     throw new ScaffoldError(
       '--verified does not fit this example: declare user: "verified" by hand',

@@ -3,13 +3,16 @@ import { chainTemplates } from './chain-templates';
 import { dataTemplates } from './data-templates';
 import { spendTemplates } from './spend-templates';
 import { transactionTemplates } from './transaction-templates';
+import { transferTemplates } from './transfer-templates';
+import { verifiedChainTemplates } from './verified-chain-templates';
 
 export type ActionMode = 'data' | 'transaction';
 /**
  * The example a mode starts from: data mode's plain one or `chain` (reads the chain, cached);
- * transaction mode's native transfer or `spend` (an ERC-20 paid into a contract, approval first).
+ * transaction mode's native transfer, `spend` (an ERC-20 paid into a contract, approval first) or
+ * `transfer` (an ERC-20 sent from the user, no contract between: no approval).
  */
-export type ActionVariant = 'plain' | 'chain' | 'spend';
+export type ActionVariant = 'plain' | 'chain' | 'spend' | 'transfer';
 
 const TEMPLATES: Record<
   ActionVariant,
@@ -18,13 +21,19 @@ const TEMPLATES: Record<
   plain: { data: dataTemplates, transaction: transactionTemplates },
   chain: { data: chainTemplates, transaction: undefined },
   spend: { data: undefined, transaction: spendTemplates },
+  transfer: { data: undefined, transaction: transferTemplates },
 };
 
-/** The templates of a mode and variant; undefined when the variant is not one of the mode's. */
+/**
+ * The templates of a mode and variant; undefined when the variant is not one of the mode's.
+ * `verified` picks the chain reader of the signed-in user's own balance (no parameter).
+ */
 export function templatesFor(
   mode: ActionMode,
   variant: ActionVariant,
+  verified = false,
 ): ((input: TemplateInput) => ModeTemplates) | undefined {
+  if (verified && variant === 'chain' && mode === 'data') return verifiedChainTemplates;
   return TEMPLATES[variant][mode];
 }
 
@@ -32,6 +41,8 @@ export function templatesFor(
 export interface TemplateInput {
   names: ActionNames;
   miniAppConstant: string;
+  /** The action declares `user: 'verified'` (--verified). */
+  verified?: boolean;
 }
 
 /** What differs between the modes; the controller, module and e2e frame are shared. */
@@ -41,6 +52,8 @@ export interface ModeTemplates {
   serviceSpec: string;
   /** The handler's return type and the names the controller imports for it. */
   returns: { type: string; kitImport: string; serviceImport?: string };
+  /** False for an action without parameters: its handler takes the context alone. */
+  params?: false;
   /** Modules the action's module imports, and from where. */
   moduleImports?: { names: string; from: string };
   /** Imports and `it` blocks of the e2e spec beside the conformance kit. */
@@ -67,7 +80,7 @@ export function actionFiles(
   variant: ActionVariant = 'plain',
 ): Record<string, string> {
   const { kebab } = input.names;
-  const templates = templatesFor(mode, variant);
+  const templates = templatesFor(mode, variant, input.verified);
   if (!templates) throw new Error(`no ${variant} variant in ${mode} mode`);
   const modeFiles = templates(input);
   const dir = `src/actions/${kebab}`;
@@ -83,6 +96,7 @@ export function actionFiles(
 
 function controller({ kebab, pascal, camel }: ActionNames, mode: ModeTemplates): string {
   const { returns } = mode;
+  if (mode.params === false) return parameterlessController({ kebab, pascal, camel }, returns);
   return `import {
   ActionContext,
   ActionController,
@@ -104,6 +118,33 @@ export class ${pascal}Controller {
     @ActionContext() context: ContextOf<typeof ${camel}Action>,
   ): ${returns.type} {
     return this.service.run(params, context);
+  }
+}
+`;
+}
+
+/** The handler of an action without parameters: the context alone. */
+function parameterlessController(
+  { kebab, pascal, camel }: Pick<ActionNames, 'kebab' | 'pascal' | 'camel'>,
+  returns: ModeTemplates['returns'],
+): string {
+  return `import {
+  ActionContext,
+  ActionController,
+  ${returns.kitImport},
+  type ContextOf,
+  RunAction,
+} from '../../kit';
+import { ${camel}Action } from './${kebab}.action';
+import { ${returns.serviceImport ?? ''}${pascal}Service } from './${kebab}.service';
+
+@ActionController(${camel}Action)
+export class ${pascal}Controller {
+  constructor(private readonly service: ${pascal}Service) {}
+
+  @RunAction()
+  run(@ActionContext() context: ContextOf<typeof ${camel}Action>): ${returns.type} {
+    return this.service.run(context);
   }
 }
 `;

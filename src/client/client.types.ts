@@ -26,6 +26,7 @@ export interface FetchInit {
 /** A fetch implementation: the global one, or a wrapper (tests, instrumented clients). */
 export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponseLike>;
 
+/** Where and as whom executeDynamic calls an action: the service, the user, the chains, a session. */
 export interface ExecuteDynamicOptions {
   /** Where the action's backend lives; the action's `path` is appended to it. */
   baseUrl: string;
@@ -50,6 +51,7 @@ export interface ExecuteDynamicOptions {
 /** The values a user chose, by parameter name; `undefined`/`null` are not sent. */
 export type ActionValues = Readonly<Record<string, ParamValue | null | undefined>>;
 
+/** An action declared `responseType: 'data'`: executeDynamic answers it with the data envelope. */
 export type DataModeAction = DynamicAction & { responseType: 'data' };
 
 /**

@@ -9,6 +9,7 @@ export {
   siweMessageText,
   type Session,
   type SignInOptions,
+  type SignInAccount,
   type SignInResult,
   type SignInWallet,
 } from './sign-in';

@@ -3,17 +3,39 @@ import type { FetchLike } from './client.types';
 import { clientFailure, exchange, serviceUrl, withExtraHeaders } from './transport';
 import { isDataResponse } from './response-kinds';
 
-/** What signIn needs of a wallet: its address, its chain and a personal_sign (EIP-191). */
+/**
+ * What signIn needs of a wallet: its address, its chain and a personal_sign (EIP-191), as a
+ * browser wallet's provider gives them. A viem account is taken as it is: see SignInAccount.
+ */
 export interface SignInWallet {
   /** Checksummed, as EIP-4361 writes it. */
   address: string;
+  /** The chain the session is for: the chain of the actions it will call. */
   chainId: number;
+  /** Signs the message text with personal_sign (EIP-191) and answers the signature. */
   signMessage: (message: string) => Promise<string>;
 }
 
+/**
+ * A viem local account (`privateKeyToAccount`, `mnemonicToAccount`) as signIn takes it: its
+ * address and its own `signMessage({ message })`. It knows no chain: pass `chainId` in the options.
+ */
+export interface SignInAccount {
+  /** Checksummed, as viem gives it. */
+  address: string;
+  /** viem's: signs `message` with EIP-191. */
+  signMessage: (args: { message: string }) => Promise<string>;
+}
+
+/** Where and how signIn signs in. */
 export interface SignInOptions {
   /** The service, as for executeDynamic. */
   baseUrl: string;
+  /**
+   * The chain the session is for, with a viem account (which knows none); a SignInWallet's own
+   * `chainId` wins.
+   */
+  chainId?: number;
   /** The sentence the wallet shows above the fields. */
   statement?: string;
   fetch?: FetchLike;
@@ -23,6 +45,7 @@ export interface SignInOptions {
 
 /** A session: send it as executeDynamic's `session` on every call. */
 export interface Session {
+  /** The bearer token: `Authorization: Bearer <token>` on a request sent by hand. */
   token: string;
   address: string;
   chainId: number;
@@ -30,6 +53,10 @@ export interface Session {
   expiresAt: number;
 }
 
+/**
+ * What signIn answers, never a throw: `{ ok: true, session }`, or `{ ok: false, failure }` with
+ * the service's refusal (or the transport's) as a data envelope (`failure.error`, `failure.message`).
+ */
 export type SignInResult =
   { ok: true; session: Session } | { ok: false; failure: DynamicActionDataResponse<never> };
 
@@ -65,9 +92,41 @@ export function siweMessageText(fields: {
 /**
  * Signs in with Ethereum (docs/verified-users.md): a nonce from the service, the wallet's
  * signature of the message naming it, exchanged for a session. EOAs and smart wallets alike
- * (ERC-1271, ERC-6492): the service checks the signature on the chain. Never throws.
+ * (ERC-1271, ERC-6492): the service checks the signature on the chain. Never throws: it answers
+ * `{ ok: true, session }` (send `session` as executeDynamic's `session`, or `session.token` as
+ * `Authorization: Bearer <token>`) or `{ ok: false, failure }`, the service's refusal.
+ *
+ * @param wallet - a SignInWallet (a browser wallet's address, chain and personal_sign), or a viem
+ *   account as it is (then `options.chainId` names the chain).
+ * @param options - the service's `baseUrl`, and `chainId` with a viem account.
  */
-export async function signIn(wallet: SignInWallet, options: SignInOptions): Promise<SignInResult> {
+export async function signIn(
+  wallet: SignInWallet | SignInAccount,
+  options: SignInOptions,
+): Promise<SignInResult> {
+  const signer = asWallet(wallet, options.chainId);
+  if ('failure' in signer) return { ok: false, failure: signer.failure };
+  return signInWith(signer, options);
+}
+
+/** A viem account as a SignInWallet, on the chain the options name. */
+function asWallet(
+  wallet: SignInWallet | SignInAccount,
+  chainId: number | undefined,
+): SignInWallet | { failure: DynamicActionDataResponse<never> } {
+  if ('chainId' in wallet && typeof wallet.chainId === 'number') return wallet;
+  if (chainId === undefined) {
+    return { failure: clientFailure('signIn with a viem account needs options.chainId') };
+  }
+  const account = wallet as SignInAccount;
+  return {
+    address: account.address,
+    chainId,
+    signMessage: (message) => account.signMessage({ message }),
+  };
+}
+
+async function signInWith(wallet: SignInWallet, options: SignInOptions): Promise<SignInResult> {
   const headers = withExtraHeaders(options.headers, {});
   const nonce = await exchange(
     serviceUrl(options.baseUrl, '/api/auth/nonce'),

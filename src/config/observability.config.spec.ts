@@ -16,6 +16,15 @@ describe('loadObservabilityConfig', () => {
     });
   });
 
+  it('binds metrics where the public listener binds (HOST) unless METRICS_HOST says otherwise', () => {
+    expect(loadObservabilityConfig({}, 3000, '127.0.0.1').metrics).toEqual({
+      port: 9464,
+      host: '127.0.0.1',
+    });
+    const apart = loadObservabilityConfig({ METRICS_HOST: '0.0.0.0' }, 3000, '127.0.0.1');
+    expect(apart.metrics?.host).toBe('0.0.0.0');
+  });
+
   it('has no metrics listener with METRICS_PORT=0', () => {
     expect(loadObservabilityConfig({ METRICS_PORT: '0' }, 3000).metrics).toBeUndefined();
   });

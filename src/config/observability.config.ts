@@ -26,10 +26,14 @@ class ObservabilityEnv {
   @Max(65535)
   METRICS_PORT = 9464;
 
+  /**
+   * Address the Prometheus listener binds; unset: the public listener's `HOST`, so `HOST=127.0.0.1`
+   * keeps metrics on loopback too. `0.0.0.0` is every IPv4 interface.
+   */
   @IsOptional()
   @IsString()
   @MinLength(1)
-  METRICS_HOST = '0.0.0.0';
+  METRICS_HOST?: string;
 }
 
 /** Where the Prometheus listener binds: a port of its own, never the public one. */
@@ -45,8 +49,15 @@ export interface ObservabilityConfig {
   metrics?: MetricsListenerConfig;
 }
 
-/** `publicPort` is PORT: metrics on the public port would publish them to every client. */
-export function loadObservabilityConfig(env: Env, publicPort: number): ObservabilityConfig {
+/**
+ * `publicPort` is PORT: metrics on the public port would publish them to every client.
+ * `publicHost` is HOST, where metrics bind unless METRICS_HOST says otherwise.
+ */
+export function loadObservabilityConfig(
+  env: Env,
+  publicPort: number,
+  publicHost = '0.0.0.0',
+): ObservabilityConfig {
   const vars = readEnv(ObservabilityEnv, env, 'logging and metrics configuration');
   if (vars.METRICS_PORT !== 0 && vars.METRICS_PORT === publicPort) {
     throw new Error(
@@ -57,6 +68,8 @@ export function loadObservabilityConfig(env: Env, publicPort: number): Observabi
   return {
     logLevel: vars.LOG_LEVEL,
     metrics:
-      vars.METRICS_PORT === 0 ? undefined : { port: vars.METRICS_PORT, host: vars.METRICS_HOST },
+      vars.METRICS_PORT === 0
+        ? undefined
+        : { port: vars.METRICS_PORT, host: vars.METRICS_HOST ?? publicHost },
   };
 }

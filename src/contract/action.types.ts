@@ -35,6 +35,7 @@ export type JsonSchemaObject = Readonly<Record<string, unknown>>;
 /** Integers beyond 2^53 are declared as decimal text; dates as ISO 8601 text or epoch milliseconds. */
 export type ParamValue = string | number | boolean;
 
+/** One choice of a `select` or `radio` parameter: what the user reads, and the value sent. */
 export interface ParamOption {
   label: string;
   /** The platform accepts text, numbers and booleans; values must differ as text. */
@@ -85,6 +86,7 @@ export interface ActionParameter extends ParamSpec {
   name: string;
 }
 
+/** The chains of an action: where it runs (`source`) and, cross-chain, where it lands. */
 export interface ChainContext {
   source: number;
   destination?: number;
@@ -216,6 +218,36 @@ export interface ActionDeclaration<P extends object = object> {
   price?: ActionPrice<P>;
   /** The mini-app the action belongs to (exactly one; see defineMiniApp). */
   miniApp: MiniAppDeclaration;
+  /**
+   * A transaction action's own webhook: each outcome of its answers is also POSTed, signed, to
+   * the team's receiver, with the answer's `fields` (docs/webhooks.md, "An action's own
+   * webhook"). The service-wide WEBHOOK_URL still receives every outcome.
+   */
+  webhook?: ActionWebhook;
+}
+
+/** Where an action's own webhook goes, and what its deliveries carry beyond the outcome. */
+export interface ActionWebhook {
+  /**
+   * The receiver, read once at boot from the action's own configuration, for instance
+   * `(env) => loadDonateConfig(env).webhook`: a URL and its secret, or undefined when this
+   * deployment sets none (no deliveries then).
+   */
+  target: (env: Readonly<Record<string, string | undefined>>) => ActionWebhookTarget | undefined;
+  /**
+   * Names of the answer's `params.args` (the call's arguments and `display.args`) each delivery
+   * carries in `fields`, as the answer showed them: `['amount', 'message']`. A name the answer
+   * lacks is left out.
+   */
+  fields?: readonly string[];
+}
+
+/** An action webhook's receiver: checked at boot as WEBHOOK_URL and WEBHOOK_SECRET are. */
+export interface ActionWebhookTarget {
+  /** http(s), without credentials. */
+  url: string;
+  /** `whsec_` and the base64 of 24 random bytes or more (Standard Webhooks). */
+  secret: string;
 }
 
 /** The contract's `DynamicAction`, as published in metadata. */
@@ -257,6 +289,10 @@ export interface ResponseMetadata {
   [key: string]: unknown;
 }
 
+/**
+ * The data-mode envelope: `{success, data, message, statusCode, metadata}` on success, `error`
+ * and `message` (and `data.invalidParams`) on failure; also every failure a client reports itself.
+ */
 export interface DynamicActionDataResponse<T = unknown> {
   success: boolean;
   data?: T;
@@ -297,6 +333,7 @@ export interface ExecutionResponse {
   crossChain?: CrossChainInfo;
 }
 
+/** A transaction-mode refusal: `{error, code?}`, with a `message` and `data` when the action gives them. */
 export interface TransactionErrorBody {
   error: string;
   code: string;

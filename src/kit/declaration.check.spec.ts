@@ -170,6 +170,37 @@ describe('checkDeclaration', () => {
     ]);
   });
 
+  it("accepts a transaction action's own webhook, and refuses one it cannot serve", () => {
+    const target = (): undefined => undefined;
+    const transaction = { responseType: undefined };
+    expect(checkDeclaration(valid({ ...transaction, webhook: { target } }))).toEqual([]);
+    expect(
+      checkDeclaration(
+        valid({ ...transaction, webhook: { target, fields: ['amount', 'message'] } }),
+      ),
+    ).toEqual([]);
+    const refused = (webhook: unknown, over: Partial<ActionDeclaration> = transaction): string[] =>
+      checkDeclaration(valid({ ...over, webhook } as Partial<ActionDeclaration>));
+    expect(refused({ target }, {})).toEqual([
+      'webhook: a data action answers no transaction, so it has no outcomes to post',
+    ]);
+    expect(refused({ target: 'https://hooks.example.com' })).toEqual([
+      'webhook.target must be a function of the environment (its configuration)',
+    ]);
+    expect(refused({ target, fields: 'amount' })).toEqual([
+      'webhook.fields must be names (non-empty text) of the answer’s params.args',
+    ]);
+    expect(refused({ target, fields: ['amount', ''] })).toEqual([
+      'webhook.fields must be names (non-empty text) of the answer’s params.args',
+    ]);
+    expect(refused({ target, fields: ['amount', 'amount'] })).toEqual([
+      'webhook.fields names one twice',
+    ]);
+    expect(refused({ target, fields: Array.from({ length: 17 }, (_, i) => `f${i}`) })).toEqual([
+      'webhook.fields has 17 names; at most 16',
+    ]);
+  });
+
   it('reports duplicate parameter names', () => {
     const params = paramsOf(
       { name: 'x', type: 'string', label: 'X' },

@@ -85,6 +85,27 @@ function priceProblems({ price, responseType }: ActionDeclaration): string[] {
   return problems;
 }
 
+/** Fields an action's webhook may carry: each a name of the answer's `params.args`. */
+export const MAX_WEBHOOK_FIELDS = 16;
+
+/** An action's own webhook: a transaction action's, with a target to read and named fields. */
+function webhookProblems({ webhook, responseType }: ActionDeclaration): string[] {
+  if (webhook === undefined) return [];
+  const problems: string[] = [];
+  if (responseType === 'data')
+    problems.push('webhook: a data action answers no transaction, so it has no outcomes to post');
+  if (typeof webhook?.target !== 'function')
+    problems.push('webhook.target must be a function of the environment (its configuration)');
+  const fields: unknown = webhook?.fields ?? [];
+  const names = Array.isArray(fields) ? (fields as unknown[]) : [fields];
+  if (!Array.isArray(fields) || names.some((name) => typeof name !== 'string' || !name.trim()))
+    problems.push('webhook.fields must be names (non-empty text) of the answer’s params.args');
+  else if (new Set(names).size !== names.length) problems.push('webhook.fields names one twice');
+  else if (names.length > MAX_WEBHOOK_FIELDS)
+    problems.push(`webhook.fields has ${names.length} names; at most ${MAX_WEBHOOK_FIELDS}`);
+  return problems;
+}
+
 /** Checks one declaration the way `createMetadata` would; returns every problem found. */
 export function checkDeclaration(declaration: ActionDeclaration): string[] {
   const problems: string[] = [];
@@ -107,6 +128,7 @@ export function checkDeclaration(declaration: ActionDeclaration): string[] {
   if (declaration.dataSchema !== undefined && declaration.responseType !== 'data') {
     problems.push('has a dataSchema, which only a data action (responseType: "data") answers');
   }
+  problems.push(...webhookProblems(declaration));
   const paramsClass = declaration.params;
   const seen = new Set<string>();
   for (const param of getDeclaredParams(paramsClass)) {

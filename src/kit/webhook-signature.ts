@@ -50,6 +50,11 @@ export interface WebhookEvent {
   blockNumber: string | null;
   /** When the intent reached this status, ISO 8601. */
   occurredAt: string;
+  /**
+   * An action's own webhook only: the answer's `params.args` its declaration names
+   * (`webhook.fields`), as the answer showed them.
+   */
+  fields?: Record<string, unknown>;
 }
 
 /**

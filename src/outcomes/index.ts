@@ -1,7 +1,9 @@
 /**
  * The outcomes layer's entry, for actions: subscribe to the outcomes of your own transaction
- * answers (docs/transaction-outcomes.md), and the types a hook or an OutcomeSink receives.
+ * answers (docs/transaction-outcomes.md), an action's own webhook (docs/webhooks.md), and the
+ * types a hook or an OutcomeSink receives.
  */
+export type { ActionWebhook, ActionWebhookTarget } from '../contract/action.types';
 export { OnTransactionOutcome, type OutcomeHandler } from './on-transaction-outcome.decorator';
 export {
   OUTCOME_SINK,

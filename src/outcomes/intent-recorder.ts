@@ -14,7 +14,11 @@ import { newIntentId } from './intent-id';
 import { IntentsService } from './intents.service';
 import type { TransactionIntent } from './outcome.types';
 
+/** The header naming a transaction answer's intent: report its hash, or read its outcome, with it. */
 export const INTENT_HEADER = 'X-Action-Intent';
+
+/** The most JSON an intent keeps of its answer's fields: every intent lives in the store a day. */
+export const MAX_FIELDS_BYTES = 2048;
 
 /**
  * Records every transaction answer as an intent (src/outcomes), names it in the `X-Action-Intent`
@@ -38,6 +42,8 @@ export class IntentRecorder extends TransactionAnswerListener {
   async answered(call: ActionCall, answer: ExecutionResponse, reply: FastifyReply): Promise<void> {
     const intent = intentOf(call, answer);
     if (!intent) return;
+    const fields = this.fieldsOf(call, answer);
+    if (fields) intent.fields = fields;
     try {
       if (!(await this.intents.record(intent))) {
         this.metrics.unrecorded('full');
@@ -56,6 +62,29 @@ export class IntentRecorder extends TransactionAnswerListener {
         `A transaction answer of ${call.declaration.path} was not recorded: ${logText(String(error))}`,
       );
     }
+  }
+
+  /**
+   * The answer's `params.args` its action's webhook names, for that webhook's deliveries; none
+   * past MAX_FIELDS_BYTES (the action's bug: logged, the answer and its intent unharmed).
+   */
+  private fieldsOf(
+    call: ActionCall,
+    answer: ExecutionResponse,
+  ): Record<string, unknown> | undefined {
+    const names = call.declaration.webhook?.fields;
+    if (!names?.length) return undefined;
+    const args = (answer.params as { args?: Record<string, unknown> } | undefined)?.args ?? {};
+    const fields = Object.fromEntries(
+      names.filter((name) => Object.hasOwn(args, name)).map((name) => [name, args[name]]),
+    );
+    const bytes = Buffer.byteLength(JSON.stringify(fields));
+    if (bytes <= MAX_FIELDS_BYTES) return fields;
+    limitLog(this.logger).warn(
+      `fields ${call.declaration.path}`,
+      `The webhook fields of ${call.declaration.path} are ${bytes} bytes of JSON, over ${MAX_FIELDS_BYTES}: left out of its intent`,
+    );
+    return undefined;
   }
 }
 

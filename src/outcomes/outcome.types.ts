@@ -18,6 +18,7 @@ export type OpenStatus = 'answered' | 'submitted';
  */
 export type SettledStatus = 'confirmed' | 'reverted' | 'replaced' | 'expired' | 'unchecked';
 
+/** Every final status, in the order the docs list them. */
 export const SETTLED_STATUSES: readonly SettledStatus[] = [
   'confirmed',
   'reverted',
@@ -84,6 +85,11 @@ export interface TransactionIntent {
   updatedAt: number;
   /** The request that answered it, for joining logs. */
   requestId?: string;
+  /**
+   * The answer's `params.args` its action's webhook names (`webhook.fields`), as the answer
+   * showed them: what that webhook's deliveries carry (at most MAX_FIELDS_BYTES of JSON).
+   */
+  fields?: Record<string, unknown>;
 }
 
 /**
@@ -117,6 +123,7 @@ export interface OutcomeSink {
   deliver(outcome: TransactionOutcome): Promise<void>;
 }
 
+/** Injection token of the OutcomeSink (the webhooks module binds one). */
 export const OUTCOME_SINK = Symbol('OUTCOME_SINK');
 
 /** The delivery id of an intent's event. */

@@ -105,6 +105,7 @@ function hashOf(req: FastifyRequest): `0x${string}` {
   return hash;
 }
 
+/** An intent as the read route and a verified user's listing show it: nothing of its bounds or origin. */
 export function view(intent: TransactionIntent): IntentView {
   return {
     intent: intent.id,

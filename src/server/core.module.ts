@@ -1,4 +1,4 @@
-import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { type DynamicModule, Global, Module, type Type } from '@nestjs/common';
 import { AppConfigModule } from '../config/app-config.module';
 import type { AppConfig } from '../config/app.config';
 import type { Env } from '../config/env';
@@ -7,6 +7,7 @@ import { AuthModule } from '../auth/auth.module';
 import { KitModule } from '../kit/kit.module';
 import { PaymentsModule } from '../payments/payments.module';
 import { OutboundModule } from '../outbound/outbound.module';
+import { declarationsOf } from '../outcomes/webhooks/action-webhooks';
 import { WebhooksModule } from '../outcomes/webhooks/webhooks.module';
 import { OutcomesModule } from '../outcomes/outcomes.module';
 import { PublishingModule } from '../publishing/publishing.module';
@@ -27,11 +28,15 @@ import { RequestObserver } from './request-observer';
 @Global()
 @Module({})
 export class CoreModule {
-  /** `miniApps`: the registered mini-apps; null registers those the served actions name. */
+  /**
+   * `miniApps`: the registered mini-apps; null registers those the served actions name.
+   * `actions`: the action modules served, whose own webhooks the webhooks module reads.
+   */
   static forRoot(
     config: AppConfig,
     env: Env,
     miniApps: readonly MiniAppDeclaration[] | null = null,
+    actions: readonly Type[] = [],
   ): DynamicModule {
     return {
       module: CoreModule,
@@ -42,7 +47,7 @@ export class CoreModule {
         KitModule.forRoot(miniApps),
         AuthModule,
         PaymentsModule,
-        WebhooksModule.forRoot(config, env),
+        WebhooksModule.forRoot(config, env, declarationsOf(actions)),
         OutcomesModule,
         PublishingModule,
         BlinksModule.forRoot(env),

@@ -25,7 +25,8 @@ export class TelemetryModule {
       providers: [
         {
           provide: OBSERVABILITY_CONFIG,
-          useFactory: (vars: Env, config: AppConfig) => loadObservabilityConfig(vars, config.port),
+          useFactory: (vars: Env, config: AppConfig) =>
+            loadObservabilityConfig(vars, config.port, config.host),
           inject: [ENV, APP_CONFIG],
         },
         ...loggingProviders,

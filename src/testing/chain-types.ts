@@ -9,6 +9,7 @@ export const DEV_MNEMONIC = 'test test test test test test test test test test t
 
 export type LocalWallet = WalletClient<Transport, Chain, HDAccount>;
 
+/** The local EVM node: its JSON-RPC URL, chain, funded accounts, clients, and how to stop it. */
 export interface LocalChain {
   rpcUrl: string;
   chainId: number;
@@ -37,6 +38,7 @@ export interface DexFixture {
   pools: { alphaWrappedUsdc: Address; betaWrappedUsdc: Address; alphaUsdcUsdt: Address };
 }
 
+/** What startTestChain starts: the chain id it passes for and its port. */
 export interface TestChainOptions {
   /** The id the local chain answers with and is listed under (default 43113, Avalanche Fuji). */
   chainId?: number;
@@ -49,8 +51,16 @@ export interface TestChainOptions {
  * `npm run dev` runs on, and what a team's e2e spec starts (`startTestChain` of src/testing).
  */
 export interface TestChain {
+  /** The node: `rpcUrl`, `publicClient` (read the chain in a test), `accounts`, `stop`. */
   chain: LocalChain;
+  /**
+   * The contracts deployed on it, by name: `usdc`, `usdt` and `wrapped` (WAVAX) token addresses,
+   * the two Uniswap V2 `venues` (`factory`, `router`) and their `pools`, and the `deployer`
+   * (account 0). The chain file lists them too, so `ChainRegistry.token(chain, 'USDC', …)` in the
+   * service and `testChain.fixture.usdc` in the spec are the same contract.
+   */
   fixture: DexFixture;
+  /** The ERC-721 collection mint-nft mints on. */
   nftCollection: Address;
   /**
    * Accounts 1 to 4 of the development mnemonic: each holds 10 000 of the native coin, 1 000 USDC,

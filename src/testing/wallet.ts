@@ -23,6 +23,7 @@ export function deserializeTransaction(serialized: string): TransactionSerializa
   return wagmiDeserialize<TransactionSerializableEIP1559>(serialized);
 }
 
+/** What a wallet's send came to: the transaction's hash and its mined receipt (`receipt.status`). */
 export interface WalletRun {
   /** What the wallet signed, after filling. */
   signed: TransactionSerializableEIP1559;

@@ -73,8 +73,8 @@ describeWithRedisServer(
         REDIS_URL: `redis://127.0.0.1:${redisPort}`,
         WEBHOOK_URL: 'https://hooks.example.com/in',
         WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+        // No METRICS_HOST: metrics bind where HOST (127.0.0.1, ProductionServer's) binds.
         METRICS_PORT: String(metricsPort),
-        METRICS_HOST: '127.0.0.1',
         SHUTDOWN_TIMEOUT_MS: '5000',
       });
       await server.waitFor(/IMPORTANT! Eviction policy/);

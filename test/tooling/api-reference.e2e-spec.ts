@@ -190,9 +190,18 @@ describe('the API reference (npm run docs:api)', () => {
     expect(undocumentedNames(project)).toEqual([]);
   });
 
-  it('has the five entry points an action imports from', () => {
+  it('has the entry points an action, a client and a spec import from', () => {
     const modules = (project.children ?? []).map((entry) => entry.name);
-    expect(modules).toEqual(expect.arrayContaining(['src/kit', 'src/evm', 'src/outbound']));
+    expect(modules).toEqual(
+      expect.arrayContaining([
+        'src/kit',
+        'src/evm',
+        'src/outbound',
+        'src/outcomes',
+        'src/client',
+        'src/testing',
+      ]),
+    );
     expect(modules.some((name) => name.startsWith('src/config/'))).toBe(true);
     expect(modules).toContain('test/support/app.factory');
   });
@@ -234,6 +243,35 @@ describe('the API reference (npm run docs:api)', () => {
       'createTestApp',
       undefined,
       'createTestApp(options?: TestAppOptions): Promise<NestFastifyApplication<RawServerDefault>>',
+    ],
+    // What a newcomer's specs and scripts import beside the kit (issue 46).
+    [
+      'functions/src_client.signIn.html',
+      'src/client',
+      'signIn',
+      undefined,
+      'signIn(wallet: SignInWallet | SignInAccount, options: SignInOptions): Promise<SignInResult>',
+    ],
+    [
+      'interfaces/src_client.SignInWallet.html',
+      'src/client',
+      'SignInWallet',
+      'signMessage',
+      'signMessage: (message: string) => Promise<string>',
+    ],
+    [
+      'functions/src_testing.sessionHeaders.html',
+      'src/testing',
+      'sessionHeaders',
+      undefined,
+      'sessionHeaders(app: NestFastifyApplication, address?: string, chainId?: number): Promise<{ authorization: string }>',
+    ],
+    [
+      'interfaces/src_testing.TestChain.html',
+      'src/testing',
+      'TestChain',
+      'fixture',
+      'fixture: DexFixture',
     ],
   ])('%s shows the signature and the comment', (file, module, name, member, signature) => {
     const text = page(file);

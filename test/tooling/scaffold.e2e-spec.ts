@@ -140,7 +140,12 @@ describe('npm run new:action (in a copy of the project)', () => {
       [['fresh', '--mode', 'mint'], /--mode must be data or transaction, not "mint"/],
       [['fresh', '--chain', '--mode', 'transaction'], /--chain is a data-mode example/],
       [['fresh', '--spend'], /--spend is a transaction-mode example/],
-      [['fresh', '--chain', '--spend'], /--chain and --spend are two different examples/],
+      [['fresh', '--transfer'], /--transfer is a transaction-mode example/],
+      [['fresh', '--chain', '--spend'], /--chain and --spend are different examples/],
+      [
+        ['fresh', '--mode', 'transaction', '--spend', '--transfer'],
+        /--spend and --transfer are different examples/,
+      ],
       [[], /give exactly one action name \(got 0\)/],
     ];
     const runs = await Promise.all(refused.map(([args]) => newAction(dir, ...args)));
@@ -152,10 +157,19 @@ describe('npm run new:action (in a copy of the project)', () => {
       });
     });
     expect(snapshot(dir)).toEqual(before);
-    // 13 ts-node starts at once on 2 cores: about 20 s idle, 60 s with other work on the machine.
+    // 15 ts-node starts at once on 2 cores: about 20 s idle, 60 s with other work on the machine.
   }, 180_000);
 
-  it('writes a data action in a new mini-app, a transaction action joining tools, and the chain and spend examples', async () => {
+  it('prints its usage and every option with --help, and exits 0', async () => {
+    const help = await newAction(dir, '--help');
+    expect({ code: help.code, stderr: help.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(help.stdout).toMatch(/^usage: npm run new:action -- <name>/);
+    for (const option of ['--mode', '--chain', '--spend', '--transfer', '--verified', '--mini-app'])
+      expect(help.stdout).toContain(option);
+    expect(snapshot(dir)).toEqual(before);
+  }, 60_000);
+
+  it('writes a data action in a new mini-app, a transaction action joining tools, and the chain, spend, verified and transfer examples', async () => {
     const data = await newAction(dir, 'hello-note');
     expectSuccess(data);
     expect(data.stdout).toContain('Wrote a data-mode action answering POST /api/hello-note');
@@ -190,9 +204,34 @@ describe('npm run new:action (in a copy of the project)', () => {
     // A data action only a signed-in user may call, beside the shipped one that needs it too.
     const verified = await newAction(dir, 'secret-note', '--verified', '--mini-app', 'account');
     expectSuccess(verified);
+    expect(verified.stdout).toContain('for a verified (signed-in) user only');
+    // The signed-in user's own balance: no parameter at all (the client writes no empty interface).
+    const mine = await newAction(dir, 'my-note', '--chain', '--verified', '--mini-app', 'account');
+    expectSuccess(mine);
+    expect(mine.stdout).toContain(
+      'Wrote a data-mode action reading the chain (safe read, result cache), for a verified (signed-in) user only, answering POST /api/my-note',
+    );
+    // A plain ERC-20 transfer from the user, with a message: no spender, no approval.
+    const transfer = await newAction(
+      dir,
+      'gift-note',
+      '--mode',
+      'transaction',
+      '--transfer',
+      '--mini-app',
+      'collectibles',
+    );
+    expectSuccess(transfer);
+    expect(transfer.stdout).toContain('transferring an ERC-20 from the user');
     expect(read('src/actions/chain-note/chain-note.service.ts')).toContain('this.chains.read(');
     expect(read('src/actions/pay-note/pay-note.service.ts')).toContain('spend: {');
     expect(read('src/actions/secret-note/secret-note.action.ts')).toContain("user: 'verified'");
+    const myNote = read('src/actions/my-note/my-note.action.ts');
+    expect(myNote).toContain("user: 'verified'");
+    expect(myNote).not.toMatch(/^\s+params:/m);
+    const gift = read('src/actions/gift-note/gift-note.service.ts');
+    expect(gift).toContain("functionName: 'transfer'");
+    expect(gift).not.toContain('spender');
 
     const added = Object.keys(snapshot(dir)).filter((file) => !(file in before));
     expect(added.sort()).toEqual(
@@ -208,20 +247,31 @@ describe('npm run new:action (in a copy of the project)', () => {
         'test/actions/pay-note.e2e-spec.ts',
         'src/actions/secret-note',
         'test/actions/secret-note.e2e-spec.ts',
+        'src/actions/my-note',
+        'test/actions/my-note.e2e-spec.ts',
+        'src/actions/gift-note',
+        'test/actions/gift-note.e2e-spec.ts',
         ...['action', 'controller', 'module', 'service', 'service.spec'].flatMap((kind) =>
-          ['hello-note', 'tip-jar', 'chain-note', 'pay-note', 'secret-note'].map(
-            (action) => `src/actions/${action}/${action}.${kind}.ts`,
-          ),
+          [
+            'hello-note',
+            'tip-jar',
+            'chain-note',
+            'pay-note',
+            'secret-note',
+            'my-note',
+            'gift-note',
+          ].map((action) => `src/actions/${action}/${action}.${kind}.ts`),
         ),
       ].sort(),
     );
-    const printed =
-      data.stdout + transaction.stdout + chain.stdout + spend.stdout + verified.stdout;
+    const printed = [data, transaction, chain, spend, verified, mine, transfer]
+      .map((run) => run.stdout)
+      .join('');
     for (const file of added.filter((f) => f.endsWith('.ts'))) {
       expect(printed).toContain(`created  ${file}`);
     }
     expect(read('src/actions/index.ts')).toMatch(
-      /\n {2}HelloNoteModule,\n {2}TipJarModule,\n {2}ChainNoteModule,\n {2}PayNoteModule,\n {2}SecretNoteModule,\n\];/,
+      /\n {2}HelloNoteModule,\n {2}TipJarModule,\n {2}ChainNoteModule,\n {2}PayNoteModule,\n {2}SecretNoteModule,\n {2}MyNoteModule,\n {2}GiftNoteModule,\n\];/,
     );
     expect(read('src/actions/mini-apps.ts')).toMatch(/\n {2}HELLO_NOTE_MINI_APP,\n\];/);
     expect(read('src/actions/tip-jar/tip-jar.action.ts')).toContain('miniApp: TOOLS_MINI_APP');
@@ -244,6 +294,11 @@ describe('npm run new:action (in a copy of the project)', () => {
   it('generates code that typechecks, lints and passes its own specs and every suite that enumerates actions', async () => {
     const node = (tool: string, ...args: string[]): Promise<Run> =>
       run(dir, process.execPath, [join(dir, 'node_modules', tool), ...args], FUZZ);
+    // The typed client of every action, the new ones included, as lint and typecheck write it.
+    expectSuccess(await node('ts-node/dist/bin.js', '--transpile-only', 'scripts/client.ts'));
+    expect(read('src/client/generated/actions.ts')).toContain(
+      'export type MyNoteValues = Record<string, never>;',
+    );
     expectSuccess(await node('typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json'));
     const generated = [
       'src/actions/hello-note',
@@ -251,7 +306,12 @@ describe('npm run new:action (in a copy of the project)', () => {
       'src/actions/chain-note',
       'src/actions/pay-note',
       'src/actions/secret-note',
+      'src/actions/my-note',
+      'src/actions/gift-note',
+      'src/client/generated/actions.ts',
       'test/actions/secret-note.e2e-spec.ts',
+      'test/actions/my-note.e2e-spec.ts',
+      'test/actions/gift-note.e2e-spec.ts',
       'test/actions/chain-note.e2e-spec.ts',
       'test/actions/pay-note.e2e-spec.ts',
       'src/actions/index.ts',
@@ -262,7 +322,15 @@ describe('npm run new:action (in a copy of the project)', () => {
     expectSuccess(await node('eslint/bin/eslint.js', '--max-warnings=0', ...generated));
 
     const report = join(dir, 'jest-report.json');
-    const actions = ['hello-note', 'tip-jar', 'chain-note', 'pay-note', 'secret-note'];
+    const actions = [
+      'hello-note',
+      'tip-jar',
+      'chain-note',
+      'pay-note',
+      'secret-note',
+      'my-note',
+      'gift-note',
+    ];
     const specs = actions.flatMap((a) => [`src/actions/${a}`, `test/actions/${a}`]);
     // One run, one worker: the copy's suites share CI's cores with the rest of npm test. The
     // types were checked above (tsc, the whole copy): ts-jest only transpiles here, as ts-node
@@ -297,6 +365,9 @@ describe('npm run new:action (in a copy of the project)', () => {
         [expect.stringContaining('then the same from the cache'), 'passed'],
         [expect.stringContaining('answers the approval first, then the payment'), 'passed'],
         [expect.stringContaining('answers a transfer that lands when the user signs'), 'passed'],
+        [expect.stringContaining("answers the signed-in user's balance"), 'passed'],
+        [expect.stringContaining('refuses a caller who only claims an address'), 'passed'],
+        [expect.stringContaining('answers the transfer with its message'), 'passed'],
       ]),
     );
     for (const path of actions.map((a) => `/api/${a}`)) {
@@ -310,5 +381,5 @@ describe('npm run new:action (in a copy of the project)', () => {
         expect.objectContaining({ status: 'passed' }),
       ]);
     }
-  }, 300_000);
+  }, 1_500_000);
 });

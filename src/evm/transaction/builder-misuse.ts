@@ -1,4 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
+import { type AbiFunction, getAbiItem } from 'viem';
 import { ActionException } from '../../contract/action.exception';
 import type { ContractCall } from './transaction-spec';
 
@@ -16,16 +17,56 @@ export function builderMisuse(cause: string): ActionException {
   );
 }
 
+/** Resolved once per call object: a build reads its function several times. */
+const resolved = new WeakMap<ContractCall, AbiFunction>();
+
+/**
+ * The one ABI function a call encodes: `call.abi` itself, or the function `call.functionName`
+ * names in a whole ABI (the overload its arguments fit). Anything else (a whole ABI with no
+ * name, a name it lacks, no function at all) is the action's bug, said in words.
+ */
+export function callFunction(call: ContractCall): AbiFunction {
+  const known = resolved.get(call);
+  if (known) return known;
+  const { abi, functionName } = call as { abi: unknown; functionName?: unknown };
+  let found: unknown = abi;
+  if (Array.isArray(abi)) {
+    if (typeof functionName !== 'string') {
+      throw builderMisuse(
+        `call.abi is a whole ABI (${abi.length} entries) and call.functionName is not set: ` +
+          "name the function ({ abi: erc20Abi, functionName: 'transfer', args }) or pass that " +
+          "one function (parseAbiItem('function transfer(address to, uint256 amount)'))",
+      );
+    }
+    found = getAbiItem({ abi, name: functionName, args: call.args });
+    if ((found as { type?: unknown } | undefined)?.type !== 'function') {
+      throw builderMisuse(`call.abi has no function named "${functionName}"`);
+    }
+  }
+  const fn = found as Partial<AbiFunction> | undefined;
+  if (fn?.type !== 'function' || typeof fn.name !== 'string' || !Array.isArray(fn.inputs)) {
+    throw builderMisuse(
+      'call.abi must be one ABI function (parseAbiItem(…)) or a whole ABI with call.functionName',
+    );
+  }
+  if (typeof functionName === 'string' && functionName !== fn.name) {
+    throw builderMisuse(`call.functionName "${functionName}" is not call.abi's (${fn.name})`);
+  }
+  resolved.set(call, fn as AbiFunction);
+  return fn as AbiFunction;
+}
+
 /** Display args named like the call's own would replace, in `params.args`, what is signed. */
 export function assertNoShadowing(call: ContractCall, display: Record<string, unknown> = {}): void {
-  const inputs = call.abi.inputs.map((input, i) => input.name || `arg${i}`);
+  const fn = callFunction(call);
+  const inputs = fn.inputs.map((input, i) => input.name || `arg${i}`);
   const names = Object.keys(display).filter((name) => inputs.includes(name));
   if (names.length === 0) return;
   const quoted = names.map((name) => `"${name}"`).join(', ');
   const plural = names.length > 1 ? 's' : '';
   throw builderMisuse(
     `display.args ${quoted} would replace the argument${plural} of the same name of ` +
-      `${call.abi.name}(${inputs.join(', ')}) in params.args: give the display value${plural} another name`,
+      `${fn.name}(${inputs.join(', ')}) in params.args: give the display value${plural} another name`,
   );
 }
 

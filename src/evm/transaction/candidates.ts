@@ -3,6 +3,7 @@ import type { ActionException } from '../../contract/action.exception';
 import type { ChainRead } from './check-batch';
 import type { TransactionSpec } from './transaction-builder';
 import type { Assessment } from './transaction-simulator';
+import { callFunction } from './builder-misuse';
 
 export type { ChainRead } from './check-batch';
 
@@ -66,7 +67,8 @@ export function toRun(spec: TransactionSpec, assessment: Assessment): CandidateR
 function decodeOutput(spec: TransactionSpec, data: `0x${string}` | undefined): unknown {
   if (!spec.call || !data) return undefined;
   try {
-    return decodeFunctionResult({ abi: [spec.call.abi], functionName: spec.call.abi.name, data });
+    const fn = callFunction(spec.call);
+    return decodeFunctionResult({ abi: [fn], functionName: fn.name, data });
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import {
   decodeFunctionData,
+  erc20Abi,
   ExecutionRevertedError,
   HttpRequestError,
   parseAbiItem,
@@ -85,6 +86,29 @@ describe('TransactionBuilder.build', () => {
     expect(decodeFunctionData({ abi: [TRANSFER], data: tx.data! }).args).toEqual([USER, 2n ** 80n]);
     expect(tx).not.toHaveProperty('gas');
     expect(rpc.calls).toEqual([]);
+  });
+
+  it("takes a whole ABI with the function named, publishing that function alone (viem's erc20Abi)", async () => {
+    const response = await builder().builder.build(
+      {
+        chainId: 43113,
+        to: TOKEN,
+        call: { abi: erc20Abi, functionName: 'transfer', args: [USER, 5n] },
+        display: { args: { token: 'USDC' } },
+      },
+      CONTEXT,
+    );
+    const transfer = erc20Abi.find((item) => item.type === 'function' && item.name === 'transfer');
+    expect(response.abi).toEqual([transfer]);
+    expect(response.params).toEqual({
+      functionName: 'transfer',
+      args: { recipient: USER, amount: '5', token: 'USDC' },
+    });
+    const tx = parseTransaction(response.serializedTransaction as `0x02${string}`);
+    expect(decodeFunctionData({ abi: erc20Abi, data: tx.data! })).toEqual({
+      functionName: 'transfer',
+      args: [USER, 5n],
+    });
   });
 
   it('answers the wagmi JSON form when TX_SERIALIZATION=json', async () => {
@@ -196,6 +220,20 @@ describe('TransactionBuilder.build', () => {
       { ...spec, call: { abi: TRANSFER, args: ['not an address', 1n] } },
       CONTEXT,
       'the call to transfer does not encode: ',
+    ],
+    [
+      'a whole ABI with no function named (what ts-jest lets through untyped)',
+      {},
+      { ...spec, call: { abi: erc20Abi, args: [USER, 1n] } as never },
+      CONTEXT,
+      "call.abi is a whole ABI (11 entries) and call.functionName is not set: name the function ({ abi: erc20Abi, functionName: 'transfer', args }) or pass that one function",
+    ],
+    [
+      'a whole ABI naming a function it lacks',
+      {},
+      { ...spec, call: { abi: erc20Abi, functionName: 'mint', args: [USER, 1n] } },
+      CONTEXT,
+      'call.abi has no function named "mint"',
     ],
     [
       "a display arg named like one of the call's (it would show in place of what is signed)",

@@ -20,7 +20,13 @@ import type { CandidatePlan, ChainRead } from './candidates';
 import { chooseChecked } from './choose-checked';
 import { displayValue, serializeUnsigned } from './tx-serialization';
 import type { TransactionSpec } from './transaction-spec';
-import { assertNoShadowing, builderMisuse, fillNeedsSigner, signerNeeded } from './builder-misuse';
+import {
+  assertNoShadowing,
+  builderMisuse,
+  callFunction,
+  fillNeedsSigner,
+  signerNeeded,
+} from './builder-misuse';
 import { unsigned } from './unsigned-tx';
 import { newAnswerTag } from './answer-tag';
 import { answerTagOf } from '../../telemetry/request-scope';
@@ -122,21 +128,20 @@ export class TransactionBuilder {
     tag: string | undefined,
   ): Promise<ExecutionResponse> {
     const built = unsigned(spec, tag);
-    const { call } = spec;
+    const fn = spec.call && callFunction(spec.call);
+    const callArgs = spec.call?.args ?? [];
     const tx =
       this.config.fill === 'estimate'
         ? { ...built, ...(await estimateFill(this.rpc, chain, built, from ?? fillNeedsSigner())) }
         : built;
-    const args = call
-      ? Object.fromEntries(
-          call.abi.inputs.map((input, i) => [input.name || `arg${i}`, call.args[i]]),
-        )
+    const args = fn
+      ? Object.fromEntries(fn.inputs.map((input, i) => [input.name || `arg${i}`, callArgs[i]]))
       : {};
-    const functionName = spec.display?.functionName ?? call?.abi.name;
+    const functionName = spec.display?.functionName ?? fn?.name;
     return {
       serializedTransaction: serializeUnsigned(tx, this.config.serialization),
       chainId: spec.chainId,
-      ...(call && { abi: [call.abi] }),
+      ...(fn && { abi: [fn] }),
       ...(functionName !== undefined && {
         params: {
           functionName,

@@ -1,11 +1,17 @@
 import type { Abi, AbiFunction, Address, Hex } from 'viem';
 import type { Erc20Spend } from './erc20-spend';
 
-/** A contract call: its ABI fragment (published as `abi`) and its arguments in order. */
-export interface ContractCall {
-  abi: AbiFunction;
-  args: readonly unknown[];
-}
+/**
+ * A contract call: ONE function of an ABI (published as the answer's `abi`) and its arguments in
+ * order. Either the function itself (`parseAbiItem('function transfer(address to, uint256
+ * amount)')`), or a whole ABI such as viem's `erc20Abi` with the function named:
+ * `{ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }`. A whole ABI without
+ * `functionName` does not compile, and is a 500 `BUILDER_MISUSE` naming the fix when it runs
+ * untyped (ts-jest only transpiles).
+ */
+export type ContractCall =
+  | { abi: AbiFunction; functionName?: string; args: readonly unknown[] }
+  | { abi: Abi; functionName: string; args: readonly unknown[] };
 
 /**
  * What an action asks TransactionBuilder to build: the chain, target and call, with the spend to

@@ -1,6 +1,6 @@
 import { encodeFunctionData, type Hex } from 'viem';
 import { withTag } from './answer-tag';
-import { builderMisuse } from './builder-misuse';
+import { builderMisuse, callFunction } from './builder-misuse';
 import type { ContractCall, TransactionSpec } from './transaction-spec';
 import type { UnsignedTransaction } from './tx-serialization';
 
@@ -23,10 +23,11 @@ export function unsigned(spec: TransactionSpec, tag?: string): UnsignedTransacti
 }
 
 function encodeCall(call: ContractCall): Hex {
+  const fn = callFunction(call);
   try {
-    return encodeFunctionData({ abi: [call.abi], functionName: call.abi.name, args: call.args });
+    return encodeFunctionData({ abi: [fn], functionName: fn.name, args: call.args });
   } catch (error) {
     const text = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message;
-    throw builderMisuse(`the call to ${call.abi?.name ?? '(no name)'} does not encode: ${text}`);
+    throw builderMisuse(`the call to ${fn.name} does not encode: ${text}`);
   }
 }

@@ -6,6 +6,7 @@ import { routeBullMqConsole } from '../../telemetry/redis/bullmq-console.bridge'
 import {
   DELIVERY_CONCURRENCY,
   deliveryBackoff,
+  deliveryKey,
   type DeliveryQueue,
   type WebhookDelivery,
 } from './webhook-delivery';
@@ -31,7 +32,7 @@ function queueError(error: Error): void {
 }
 
 /**
- * Deliveries in Redis (REDIS_URL): a job per delivery, its id the delivery's, so queueing one
+ * Deliveries in Redis (REDIS_URL): a job per delivery, its id the delivery's key, so queueing one
  * twice keeps one; BullMQ retries it with exponential backoff and jitter up to
  * WEBHOOK_MAX_ATTEMPTS. A job waiting for a retry survives a restart of every replica, and any
  * replica's worker may make the next attempt.
@@ -54,7 +55,7 @@ export class BullDeliveryQueue implements DeliveryQueue, OnApplicationShutdown {
 
   async enqueue(delivery: WebhookDelivery): Promise<void> {
     await this.queue.add(delivery.type, delivery, {
-      jobId: delivery.id,
+      jobId: deliveryKey(delivery),
       attempts: this.config.maxAttempts,
       backoff: deliveryBackoff(this.config),
       removeOnComplete: { age: KEPT_SECONDS, count: KEPT_JOBS },

@@ -8,6 +8,7 @@ import {
   type AttemptStop,
   DELIVERY_CONCURRENCY,
   deliveryBackoff,
+  deliveryKey,
   type DeliveryQueue,
   type WebhookDelivery,
 } from './webhook-delivery';
@@ -66,7 +67,8 @@ export class MemoryDeliveryQueue implements DeliveryQueue, OnApplicationShutdown
 
   enqueue(delivery: WebhookDelivery): Promise<void> {
     const { id } = delivery;
-    if (this.running.has(id) || this.settled.has(id)) return Promise.resolve();
+    const key = deliveryKey(delivery);
+    if (this.running.has(key) || this.settled.has(key)) return Promise.resolve();
     if (this.stopping.signal.aborted || this.running.size >= this.config.memoryMax) {
       this.metrics.record(delivery.type, 'failed');
       this.logger.error(
@@ -75,10 +77,10 @@ export class MemoryDeliveryQueue implements DeliveryQueue, OnApplicationShutdown
       return Promise.resolve();
     }
     const run = this.run(delivery).finally(() => {
-      this.running.delete(id);
-      this.settled.set(id, true);
+      this.running.delete(key);
+      this.settled.set(key, true);
     });
-    this.running.set(id, run);
+    this.running.set(key, run);
     return Promise.resolve();
   }
 

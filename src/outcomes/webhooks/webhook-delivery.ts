@@ -10,7 +10,20 @@ export interface WebhookDelivery {
   type: WebhookEventType;
   /** The JSON body, serialized once so every attempt signs and sends the same bytes. */
   body: string;
+  /**
+   * The action whose own webhook receives it (its path); absent: the service-wide WEBHOOK_URL.
+   * Its URL and secret stay in the configuration, never in the queue.
+   */
+  target?: string;
 }
+
+/**
+ * A delivery's key in the queue (BullMQ's job id, the memory queue's): its id, and its target
+ * when it goes to an action's own webhook, so one outcome is one job per receiver. `@`, not `:`,
+ * which BullMQ refuses in an id.
+ */
+export const deliveryKey = ({ id, target }: WebhookDelivery): string =>
+  target === undefined ? id : `${id}@${target}`;
 
 /** Where deliveries wait between attempts: Redis (BullMQ) when configured, else memory. */
 export interface DeliveryQueue {
@@ -41,7 +54,14 @@ export function deliveryBackoff(config: WebhooksConfig): BackoffOptions {
   return { type: 'exponential', delay: config.backoffMs, jitter: 0.5 };
 }
 
-export function toDelivery({ status, intent, occurredAt }: TransactionOutcome): WebhookDelivery {
+/**
+ * The delivery of an outcome: to the service-wide webhook, or (`target`, an action's path) to that
+ * action's own, whose body also carries the intent's `fields`.
+ */
+export function toDelivery(
+  { status, intent, occurredAt }: TransactionOutcome,
+  target?: string,
+): WebhookDelivery {
   const id = `${intent.id}.${status}`;
   const type: WebhookEventType = `transaction.${status}`;
   // A replacement was mined too: its block is the one that settled the intent.
@@ -56,6 +76,7 @@ export function toDelivery({ status, intent, occurredAt }: TransactionOutcome): 
     hash: intent.hash ?? null,
     blockNumber: mined ? (intent.blockNumber ?? null) : null,
     occurredAt: new Date(occurredAt).toISOString(),
+    ...(target !== undefined && { fields: intent.fields ?? {} }),
   };
-  return { id, type, body: JSON.stringify(event) };
+  return { id, type, body: JSON.stringify(event), ...(target !== undefined && { target }) };
 }

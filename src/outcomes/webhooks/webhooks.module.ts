@@ -2,7 +2,9 @@ import type * as NestBullMq from '@nestjs/bullmq';
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import type { AppConfig } from '../../config/app.config';
 import type { Env } from '../../config/env';
+import type { ActionDeclaration } from '../../contract/action.types';
 import { OUTCOME_SINK } from '../outcome.types';
+import { ACTION_WEBHOOKS, actionWebhooks } from './action-webhooks';
 import type * as BullDelivery from './bullmq-delivery.queue';
 import { MemoryDeliveryQueue } from './memory-delivery.queue';
 import { DELIVERY_QUEUE } from './webhook-delivery';
@@ -12,16 +14,24 @@ import { WebhookSender } from './webhook.sender';
 import { loadWebhooksConfig, WEBHOOKS_CONFIG } from './webhooks.config';
 
 /**
- * Signed webhooks of settled outcomes (docs/webhooks.md), bound to OUTCOME_SINK. The queue is
- * chosen at composition from the configuration: BullMQ on REDIS_URL's Redis (its own connections,
- * keys under REDIS_KEY_PREFIX + `bull`), else memory; without WEBHOOK_URL, none. Global, so the
- * outcomes module finds OUTCOME_SINK wherever it is composed.
+ * Signed webhooks of settled outcomes (docs/webhooks.md), bound to OUTCOME_SINK: the service-wide
+ * one (WEBHOOK_URL) and the actions' own (`webhook` in a declaration, its target read here from
+ * `env`). The queue is chosen at composition from the configuration: BullMQ on REDIS_URL's Redis
+ * (its own connections, keys under REDIS_KEY_PREFIX + `bull`), else memory; with no receiver at
+ * all, none. Global, so the outcomes module finds OUTCOME_SINK wherever it is composed.
  */
 @Module({})
 export class WebhooksModule {
-  static forRoot(app: AppConfig, env: Env): DynamicModule {
+  /** `actions`: the declarations of the actions served, whose own webhooks are read here. */
+  static forRoot(
+    app: AppConfig,
+    env: Env,
+    actions: readonly ActionDeclaration[] = [],
+  ): DynamicModule {
     const config = loadWebhooksConfig(env);
-    const queue = !config.url ? 'none' : app.redisUrl ? 'redis' : 'memory';
+    const targets = actionWebhooks(actions, env);
+    const wanted = config.url !== undefined || targets.size > 0;
+    const queue = !wanted ? 'none' : app.redisUrl ? 'redis' : 'memory';
     const redis = queue === 'redis' ? redisQueue(app) : { imports: [], providers: [] };
     const queueProviders: Provider[] =
       queue === 'memory'
@@ -34,6 +44,7 @@ export class WebhooksModule {
       imports,
       providers: [
         { provide: WEBHOOKS_CONFIG, useValue: config },
+        { provide: ACTION_WEBHOOKS, useValue: targets },
         WebhookMetrics,
         WebhookSender,
         ...queueProviders,

@@ -16,7 +16,10 @@ export async function sessionToken(
 
 /**
  * The `Authorization` header of a session of the app for `address` (by default the user the
- * conformance kit acts as): what a spec of a `user: 'verified'` action sends with its calls.
+ * conformance kit acts as) on `chainId` (default 43113): what a spec of a `user: 'verified'`
+ * action sends with its calls, `postJson(app, path, body, await sessionHeaders(app, user))`. The
+ * token is minted by the app's own session signer, with no wallet or chain involved; to sign in
+ * as a wallet does, through the routes, use `signIn` of `src/client`.
  */
 export async function sessionHeaders(
   app: NestFastifyApplication,

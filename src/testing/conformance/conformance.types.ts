@@ -25,6 +25,7 @@ export const CONFORMANCE_RULES = [
   'mcp',
 ] as const;
 
+/** One rule of the conformance kit, by name: what `only` and `skip` take. */
 export type ConformanceRule = (typeof CONFORMANCE_RULES)[number];
 
 /** One way an action breaks the contract; an empty list of findings means it conforms. */
@@ -33,6 +34,7 @@ export interface ConformanceFinding {
   problem: string;
 }
 
+/** How describeActionConformance and checkActionConformance check an action: which rules, with what. */
 export interface ConformanceOptions {
   /** Requests answered with success; by default the declaration's `samples`. */
   valid?: readonly ActionSample[];
