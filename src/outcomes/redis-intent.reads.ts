@@ -56,7 +56,7 @@ export class IntentReads {
       if (keep(stored.intent)) found.push(stored);
       else if (stale(stored.intent)) gone.push(ids[i]);
     });
-    if (gone.length > 0) await this.scripted.intentIndexRemove(1, index, ...gone);
+    if (gone.length > 0) await this.scripted.intentIndexRemove1(index, ...gone);
     return found;
   }
 

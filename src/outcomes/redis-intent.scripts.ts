@@ -158,9 +158,12 @@ export const SCRIPTS = {
   intentUnbindHash: { lua: UNBIND_HASH, numberOfKeys: 1 },
   intentOutboxTake: { lua: OUTBOX_TAKE, numberOfKeys: 2 },
   intentOutboxDone: { lua: OUTBOX_DONE, numberOfKeys: 2 },
-  // Any number of keys of one slot: the count is the command's first argument.
-  intentIndexAdd: { lua: INDEX_ADD },
-  intentIndexRemove: { lua: INDEX_REMOVE },
+  // A fixed count of keys each: a cluster client's automatic pipelining routes a command by its
+  // first argument, which would be the count for a script told its keys at each call.
+  intentIndexAdd1: { lua: INDEX_ADD, numberOfKeys: 1 },
+  intentIndexAdd2: { lua: INDEX_ADD, numberOfKeys: 2 },
+  intentIndexRemove1: { lua: INDEX_REMOVE, numberOfKeys: 1 },
+  intentIndexRemove2: { lua: INDEX_REMOVE, numberOfKeys: 2 },
 } as const;
 
 type Args = (string | number)[];

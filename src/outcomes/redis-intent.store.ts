@@ -93,8 +93,7 @@ export class RedisIntentStore implements IntentStore {
         claimed ? '1' : '',
       ) as Promise<string[]>,
       claimed
-        ? (this.scripted.intentIndexAdd(
-            1,
+        ? (this.scripted.intentIndexAdd1(
             clientKey(intent),
             createdAt,
             id,
@@ -161,10 +160,10 @@ export class RedisIntentStore implements IntentStore {
     }
     if (open) {
       const sets = [openKey(next.chainId, next.user), originSetKey(next)];
-      joins.push(this.scripted.intentIndexAdd(2, ...sets, next.createdAt, id, this.retentionMs));
+      joins.push(this.scripted.intentIndexAdd2(...sets, next.createdAt, id, this.retentionMs));
       if (claimed)
         joins.push(
-          this.scripted.intentIndexAdd(1, clientKey(next), next.createdAt, id, this.retentionMs),
+          this.scripted.intentIndexAdd1(clientKey(next), next.createdAt, id, this.retentionMs),
         );
     }
     const [seen] = await Promise.all(joins);
@@ -203,16 +202,15 @@ export class RedisIntentStore implements IntentStore {
     const leaves: Promise<unknown>[] = [];
     if (!open) {
       leaves.push(
-        this.scripted.intentIndexRemove(
-          2,
+        this.scripted.intentIndexRemove2(
           openKey(next.chainId, next.user),
           originSetKey(next),
           next.id,
         ),
       );
-      if (claimed) leaves.push(this.scripted.intentIndexRemove(1, clientKey(next), next.id));
+      if (claimed) leaves.push(this.scripted.intentIndexRemove1(clientKey(next), next.id));
     }
-    if (unseen) leaves.push(this.scripted.intentIndexRemove(1, seenKey(next.chainId), next.id));
+    if (unseen) leaves.push(this.scripted.intentIndexRemove1(seenKey(next.chainId), next.id));
     await Promise.all(leaves).catch((error: unknown) => {
       limitLog(this.logger).warn(
         'leave',

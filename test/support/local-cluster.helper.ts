@@ -119,6 +119,21 @@ export class LocalCluster {
       .sort((a, b) => a - b);
   }
 
+  /** The port of the primary that holds `key`'s slot (CLUSTER KEYSLOT, then the node table). */
+  async primaryOf(key: string): Promise<number> {
+    const slot = Number(await ask(this.live()[0].port, 'CLUSTER', 'KEYSLOT', key));
+    const owner = (await this.table()).find(
+      (line) =>
+        line.primary &&
+        line.slots.some((range) => {
+          const [from, to = from] = range.split('-').map(Number);
+          return slot >= from && slot <= to;
+        }),
+    );
+    if (!owner) throw new Error(`No primary holds slot ${slot}`);
+    return owner.port;
+  }
+
   /** The port of a replica of the primary on `primaryPort`. */
   async replicaOf(primaryPort: number): Promise<number> {
     const lines = await this.table();
@@ -133,9 +148,7 @@ export class LocalCluster {
   async failover(primaryPort: number): Promise<number> {
     const replica = await this.replicaOf(primaryPort);
     await ask(replica, 'CLUSTER', 'FAILOVER');
-    await until('the replica promoted', async () =>
-      (await this.primaryPorts()).includes(replica),
-    );
+    await until('the replica promoted', async () => (await this.primaryPorts()).includes(replica));
     await this.ready();
     return replica;
   }
@@ -205,7 +218,12 @@ export class LocalSentinel {
 
   /** The port the sentinel names as the primary now. */
   async primaryPort(): Promise<number> {
-    const answer = await ask(this.sentinelPort, 'SENTINEL', 'GET-MASTER-ADDR-BY-NAME', LocalSentinel.NAME);
+    const answer = await ask(
+      this.sentinelPort,
+      'SENTINEL',
+      'GET-MASTER-ADDR-BY-NAME',
+      LocalSentinel.NAME,
+    );
     return Number((JSON.parse(answer) as string[])[1]);
   }
 
@@ -216,7 +234,10 @@ export class LocalSentinel {
   async failover(): Promise<number> {
     const before = await this.primaryPort();
     await ask(this.sentinelPort, 'SENTINEL', 'FAILOVER', LocalSentinel.NAME);
-    await until('the sentinel to name the replica', async () => (await this.primaryPort()) !== before);
+    await until(
+      'the sentinel to name the replica',
+      async () => (await this.primaryPort()) !== before,
+    );
     const after = await this.primaryPort();
     await until('the new primary to serve and the old one to follow it', async () => {
       const role = infoField(await ask(after, 'INFO', 'replication'), 'role');

@@ -36,7 +36,10 @@ export function describeWithRedisServer(): jest.Describe {
  */
 export async function startNode(
   args: string[] = [],
-  { before = [], ready = 'Ready to accept connections' }: { before?: string[]; ready?: string } = {},
+  {
+    before = [],
+    ready = 'Ready to accept connections',
+  }: { before?: string[]; ready?: string } = {},
 ): Promise<RedisNode> {
   const dir = mkdtempSync(join(tmpdir(), 'redis-node-'));
   const chosen = await freePort();

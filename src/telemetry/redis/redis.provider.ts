@@ -169,15 +169,21 @@ export class RedisStatus implements OnModuleInit, OnApplicationShutdown, RedisBr
     await this.redis.quit().catch(() => this.redis?.disconnect());
   }
 
-  /** One PING at a time; it fails within the command timeout when the server stalls. */
+  /**
+   * One PING at a time; it fails within the command timeout when the server stalls. An answered
+   * PING also ends an outage that no `ready` event will: a cluster client stays ready while one
+   * of its nodes fails (its `error` events are the node's), and is usable again once the slot
+   * moved to the replica.
+   */
   private async probe(): Promise<void> {
     const redis = this.redis;
-    if (!redis || this.probing || redis.status !== 'ready' || !this.connected) return;
+    if (!redis || this.probing || redis.status !== 'ready') return;
     this.probing = true;
     try {
       await redis.ping();
-      if (this.open) {
+      if (this.open || !this.connected) {
         this.open = false;
+        this.connected = true;
         this.reported = false;
         this.logger.log('Answering again: rate limits and cache are shared');
       }
