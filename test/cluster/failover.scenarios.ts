@@ -105,10 +105,17 @@ export function sharedRedisScenarios(redis: () => SharedRedis): void {
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([one, two].map((app) => app?.close()));
+    // Known issue (reported, not solved): after a Sentinel failover, BullMQ's worker connections of
+    // one replica can stay `connecting`, and its close then never ends. The service's own shutdown
+    // bounds that (SHUTDOWN_TIMEOUT_MS, exit 1); here the wait is bounded likewise.
+    await Promise.all(
+      [one, two].map((app) =>
+        Promise.race([app?.close(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]),
+      ),
+    );
     await receiver?.close();
     await testChain?.stop();
-  });
+  }, 60_000);
 
   const delivered = (intent: string): Promise<void> =>
     receiver.until(() => receiver.of(`${intent}.confirmed`).some((r) => r.answered === 200));

@@ -228,8 +228,8 @@ export class LocalSentinel {
   }
 
   /**
-   * SENTINEL FAILOVER: the replica is promoted; resolves once the sentinel names it, it answers as
-   * a primary and the old primary replicates from it.
+   * SENTINEL FAILOVER: the replica is promoted; resolves once the sentinel names it, it answers
+   * as a primary and the old primary is its replica (its copy of the data may still be syncing).
    */
   async failover(): Promise<number> {
     const before = await this.primaryPort();
@@ -239,10 +239,10 @@ export class LocalSentinel {
       async () => (await this.primaryPort()) !== before,
     );
     const after = await this.primaryPort();
-    await until('the new primary to serve and the old one to follow it', async () => {
+    await until('the new primary to serve, the old one demoted', async () => {
       const role = infoField(await ask(after, 'INFO', 'replication'), 'role');
-      const old = await ask(before, 'INFO', 'replication');
-      return role === 'master' && infoField(old, 'master_link_status') === 'up';
+      const old = infoField(await ask(before, 'INFO', 'replication'), 'role');
+      return role === 'master' && old === 'slave';
     });
     return after;
   }

@@ -92,7 +92,6 @@ export function queueConnectionOf(ioredis: IoRedis, target: RedisTarget): RedisO
       name: target.name,
       db: target.db,
       enableTLSForSentinelMode: target.auth.tls,
-      failoverDetector: true,
       maxRetriesPerRequest: null,
       reconnectOnError: reconnectOnReadOnly,
     };
