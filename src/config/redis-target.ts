@@ -8,6 +8,7 @@ export type RedisTarget =
   | { mode: 'cluster'; nodes: RedisAddress[]; auth: RedisAuth }
   | { mode: 'sentinel'; sentinels: RedisAddress[]; name: string; auth: RedisAuth; db: number };
 
+/** A node or a sentinel: host and port. */
 export interface RedisAddress {
   host: string;
   port: number;
@@ -82,6 +83,7 @@ export function parseRedisUrl(url: string): UrlParts | undefined {
   };
 }
 
+/** The variables a target is read from (CoreEnv's). */
 export interface RedisVars {
   REDIS_URL?: string;
   REDIS_CLUSTER: boolean;

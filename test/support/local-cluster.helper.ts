@@ -30,8 +30,10 @@ interface ClusterNodeLine {
  * seconds.
  */
 export class LocalCluster {
+  /** Every node started, primaries and replicas. */
   readonly nodes: RedisNode[] = [];
 
+  /** Starts the nodes, makes them a cluster, and resolves once it is ready. */
   static async start(primaries = 3): Promise<LocalCluster> {
     const cluster = new LocalCluster();
     try {
@@ -158,6 +160,7 @@ export class LocalCluster {
     return redisCli(['--cluster', 'check', `127.0.0.1:${this.live()[0].port}`]);
   }
 
+  /** Kills every node and removes their directories. */
   async stop(): Promise<void> {
     await stopNodes(this.nodes);
   }
@@ -173,9 +176,12 @@ export class LocalCluster {
  * names the replica as the primary and the old primary follows it.
  */
 export class LocalSentinel {
+  /** The name the sentinel monitors the primary under (REDIS_SENTINEL_NAME). */
   static readonly NAME = 'dynamic-actions';
+  /** The primary, the replica and the sentinel, in that order. */
   readonly nodes: RedisNode[] = [];
 
+  /** Starts the three and resolves once the sentinel knows the replica. */
   static async start(): Promise<LocalSentinel> {
     const local = new LocalSentinel();
     try {
@@ -212,6 +218,7 @@ export class LocalSentinel {
 
   private confDir?: string;
 
+  /** The sentinel's port (REDIS_SENTINELS). */
   get sentinelPort(): number {
     return this.nodes[2].port;
   }
@@ -247,6 +254,7 @@ export class LocalSentinel {
     return after;
   }
 
+  /** Kills the three and removes their directories. */
   async stop(): Promise<void> {
     await stopNodes(this.nodes);
     if (this.confDir) rmSync(this.confDir, { recursive: true, force: true });
