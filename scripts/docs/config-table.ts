@@ -102,6 +102,8 @@ const UNSET: Record<string, string> = {
 /** Rules written with class-validator's `ValidateBy` in src/config, by their name. */
 const CUSTOM_RULES: Record<string, string> = {
   isHostList: 'comma-separated `name`, `name:port` or `*.domain`',
+  isRedisUrl: '`redis[s]://…` or `redis[s]+cluster://host:port,…`',
+  isAddressList: 'comma-separated `host:port`',
   atMostRequestTimeout: 'at most `REQUEST_TIMEOUT_MS`',
   isWebhookSecret: `\`whsec_\` and the base64 of ${MIN_WEBHOOK_SECRET_BYTES} bytes or more`,
 };

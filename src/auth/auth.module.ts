@@ -1,5 +1,5 @@
 import { Global, Logger, Module } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../telemetry/redis/redis.provider';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ENV, type Env } from '../config/env';
 import { ActionRegistry } from '../kit/action.registry';
@@ -36,7 +36,11 @@ import { SiweVerifier } from './siwe.verifier';
     {
       provide: AUTH_STORE,
       inject: [AUTH_CONFIG, REDIS, RedisStatus],
-      useFactory: (config: AuthConfig, redis: Redis | null, status: RedisStatus): AuthStore =>
+      useFactory: (
+        config: AuthConfig,
+        redis: RedisClient | null,
+        status: RedisStatus,
+      ): AuthStore =>
         redis ? new RedisAuthStore(redis, status) : new MemoryAuthStore(config.memoryMax),
     },
     SessionTokens,

@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../telemetry/redis/redis.provider';
 import { LRUCache } from 'lru-cache';
 import { ActionException } from '../contract/action.exception';
 import { behindBreaker, type RedisBreaker } from '../telemetry/redis/redis.provider';
@@ -80,7 +80,7 @@ export class MemoryAuthStore implements AuthStore {
  */
 export class RedisAuthStore implements AuthStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly breaker: RedisBreaker,
   ) {}
 

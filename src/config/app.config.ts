@@ -25,6 +25,8 @@ import {
   IsProxyList,
   list,
 } from './app-env.rules';
+import { IsAddressList, IsRedisUrl } from './redis-env.rules';
+import { type RedisTarget, redisTargetOf } from './redis-target';
 
 /** Injection token of the boot-validated AppConfig: `@Inject(APP_CONFIG) config: AppConfig`. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -103,9 +105,34 @@ class CoreEnv {
   @IsProxyList()
   TRUST_PROXY = 'false';
 
+  /**
+   * The shared store (rate limits, cache, intents, the follower, sign-in, webhooks); unset: process
+   * memory. `redis[s]://[user:password@]host:port[/db]` for one server, or
+   * `redis[s]+cluster://[user:password@]host:port,host:port` for a Redis Cluster (seed nodes).
+   */
   @IsOptional()
-  @IsUrl({ require_tld: false, protocols: ['redis', 'rediss'] })
+  @IsRedisUrl()
   REDIS_URL?: string;
+
+  /** `true`: REDIS_URL names a seed node of a Redis Cluster (as `redis+cluster://` does). */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  REDIS_CLUSTER = false;
+
+  /**
+   * Comma-separated Sentinels (`host:port`, port 26379 by default) that name the primary; with
+   * REDIS_SENTINEL_NAME. REDIS_URL then gives only the primary's credentials, database and TLS.
+   */
+  @IsOptional()
+  @IsAddressList()
+  REDIS_SENTINELS?: string;
+
+  /** The primary's name the Sentinels watch (`sentinel monitor <name> …`). */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  REDIS_SENTINEL_NAME?: string;
 
   /** How many replicas run, as a hint: above 1 without REDIS_URL the boot warns (as it does under Kubernetes). */
   @IsOptional()
@@ -224,8 +251,10 @@ export interface AppConfig {
   debugUi: boolean;
   /** Proxies whose X-Forwarded-For decides the client IP; empty: the socket's address. */
   trustProxy: string[];
-  /** Shared store for rate limits and cached results across replicas. */
+  /** REDIS_URL as given (the target below reads it). */
   redisUrl?: string;
+  /** The shared store: one server, a cluster or a Sentinel-managed primary; unset: none. */
+  redis?: RedisTarget;
   /** Before every Redis key (counters and cached results); empty by default. */
   redisKeyPrefix: string;
   /** REPLICAS: how many replicas the deployment says run, when it says. */
@@ -256,6 +285,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
         `(${vars.LISTEN_BACKLOG}), which the sockets share`,
     ]);
   }
+  const redis = redisTargetOf(vars);
+  if (redis.problems.length > 0) throw new ConfigError(redis.problems);
   return {
     port: vars.PORT,
     host: vars.HOST,
@@ -272,6 +303,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     debugUi: vars.DEBUG_UI ?? vars.NODE_ENV === 'development',
     trustProxy: vars.TRUST_PROXY === 'false' ? [] : list(vars.TRUST_PROXY),
     redisUrl: vars.REDIS_URL,
+    redis: redis.target,
     redisKeyPrefix: vars.REDIS_KEY_PREFIX,
     replicas: vars.REPLICAS,
     shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { ENV } from '../config/env';
-import { REDIS } from '../telemetry/redis/redis.provider';
+import { isCluster, REDIS, type RedisClient } from '../telemetry/redis/redis.provider';
 import { ChainFollower } from './chain-follower';
 import { FOLLOWER_CONFIG, loadFollowerConfig } from './follower.config';
 import { FollowerMetrics } from './follower.metrics';
@@ -18,8 +17,8 @@ import { RedisFollowerState } from './redis-follower.state';
     {
       provide: FOLLOWER_STATE,
       inject: [REDIS],
-      useFactory: (redis: Redis | null): FollowerState =>
-        redis ? new RedisFollowerState(redis) : new MemoryFollowerState(),
+      useFactory: (redis: RedisClient | null): FollowerState =>
+        redis ? new RedisFollowerState(redis, !isCluster(redis)) : new MemoryFollowerState(),
     },
     FollowerMetrics,
     ChainFollower,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../telemetry/redis/redis.provider';
 import type { Hash } from 'viem';
 import { type Fence, FencedError, type FollowerCursor, type FollowerState } from './follower-state';
 
@@ -49,13 +49,35 @@ if holder and string.match(holder, '^(%S+) ') == ARGV[1] then redis.call('DEL', 
 return 0`;
 
 /**
+ * A version before hash tags kept a chain's keys as `follower:<chain>:<what>`: on one server (a
+ * cluster never held them: their scripts span slots), the first lease of a chain moves them to
+ * their tagged names, so an upgrade resumes from the cursor and the fencing token keeps growing.
+ * KEYS: the old cursor, blocks, fence, then the new ones; a new key already there is kept.
+ */
+const ADOPT = `
+for i = 1, 3 do
+  if redis.call('EXISTS', KEYS[i]) == 1 then
+    if redis.call('EXISTS', KEYS[i + 3]) == 0 then redis.call('RENAME', KEYS[i], KEYS[i + 3])
+    else redis.call('DEL', KEYS[i]) end
+  end
+end
+return 0`;
+
+/**
  * A follower's place shared by the replicas, on the service's Redis client (its key prefix
- * applies): `follower:<chain>:cursor` ("<number> <hash>"), `follower:<chain>:blocks` (number →
- * hash, the last OUTCOME_REORG_DEPTH), `follower:<chain>:lease` (the replica that follows now, and its
- * token), `follower:<chain>:fence` (the latest token). Four keys a chain, whatever the traffic.
+ * applies): `follower:{chain:<id>}:cursor` ("<number> <hash>"), `…:blocks` (number → hash, the
+ * last OUTCOME_REORG_DEPTH), `…:lease` (the replica that follows now, and its token), `…:fence`
+ * (the latest token). Four keys a chain, whatever the traffic, all in the chain's hash slot (the
+ * tag `{chain:<id>}`, which the chain's seen intents share), so each script holds on a Redis Cluster.
  */
 export class RedisFollowerState implements FollowerState {
-  constructor(private readonly redis: Redis) {}
+  private readonly adopted = new Set<number>();
+
+  constructor(
+    private readonly redis: RedisClient,
+    /** Whether keys of the untagged layout may exist (one server, not a cluster). */
+    private readonly legacy = true,
+  ) {}
 
   async cursor(chainId: number): Promise<FollowerCursor | undefined> {
     const text = await this.redis.get(key(chainId, 'cursor'));
@@ -102,6 +124,13 @@ export class RedisFollowerState implements FollowerState {
   }
 
   async lease(chainId: number, owner: string, ttlMs: number): Promise<Fence | undefined> {
+    if (this.legacy && !this.adopted.has(chainId)) {
+      const old = (what: string): string => `follower:${chainId}:${what}`;
+      const keys = [old('cursor'), old('blocks'), old('fence')];
+      const tagged = [key(chainId, 'cursor'), key(chainId, 'blocks'), fenceKey(chainId)];
+      await this.redis.eval(ADOPT, 6, ...keys, ...tagged);
+      this.adopted.add(chainId);
+    }
     const token = await this.redis.eval(
       LEASE,
       2,
@@ -118,7 +147,10 @@ export class RedisFollowerState implements FollowerState {
   }
 }
 
-const key = (chainId: number, what: string): string => `follower:${chainId}:${what}`;
+/** A chain's hash tag: its follower's keys and its seen intents share one Redis Cluster slot. */
+export const chainTag = (chainId: number): string => `{chain:${chainId}}`;
+
+const key = (chainId: number, what: string): string => `follower:${chainTag(chainId)}:${what}`;
 
 /**
  * The chain's latest fencing token: the cursor's writes here, and the intents' writes the follower

@@ -10,7 +10,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, preParsingHookHandler } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../telemetry/redis/redis.provider';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ENV, type Env } from '../config/env';
 import { loadMiniAppsConfig, MINI_APPS_CONFIG } from '../config/mini-apps.config';
@@ -161,7 +161,7 @@ export class KitModule implements OnModuleInit {
           inject: [THROTTLE_CONFIG, REDIS, RedisStatus],
           useFactory: (
             throttle: ThrottleConfig,
-            redis: Redis | null,
+            redis: RedisClient | null,
             status: RedisStatus,
           ): ThrottlerStorage => createThrottlerStorage(throttle, redis, status),
         },

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../telemetry/redis/redis.provider';
 import { CACHE_CONFIG, type CacheConfig, loadCacheConfig } from '../config/cache.config';
 import { ENV } from '../config/env';
 import { REDIS, RedisStatus } from '../telemetry/redis/redis.provider';
@@ -18,8 +18,11 @@ import { ResultCache } from './cache/result-cache';
     {
       provide: CacheStore,
       inject: [CACHE_CONFIG, REDIS, RedisStatus],
-      useFactory: (cache: CacheConfig, redis: Redis | null, status: RedisStatus): CacheStore =>
-        createCacheStore(cache, redis, status),
+      useFactory: (
+        cache: CacheConfig,
+        redis: RedisClient | null,
+        status: RedisStatus,
+      ): CacheStore => createCacheStore(cache, redis, status),
     },
     ResultCache,
   ],

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../telemetry/redis/redis.provider';
 import { ENV } from '../config/env';
 import { TransactionAnswerListener } from '../kit/transaction-answer.listener';
 import { FollowerModule } from '../follower/follower.module';
@@ -41,7 +41,7 @@ import { TransactionsController } from './transactions.controller';
       // A settled (or expired) intent stays readable as long again as it could wait.
       useFactory: (
         config: OutcomesConfig,
-        redis: Redis | null,
+        redis: RedisClient | null,
         status: RedisStatus,
       ): IntentStore =>
         redis

@@ -1,120 +1,112 @@
 /**
- * The Lua scripts of RedisIntentStore: each write keeps an intent and its three indexes in step
- * in one step. Keys passed as KEYS carry the client's prefix; intent keys a script reads by id
- * are built from ARGV[1], the prefix itself.
+ * The Lua scripts of RedisIntentStore. Each declares every key it touches (KEYS, with the
+ * client's prefix), and the keys of one script share a hash tag (redis-intent.keys.ts), so each
+ * runs on a Redis Cluster as on one server.
  */
 
 /**
- * KEYS: intent, schedule, user's open set, user's recent set (signed-in answers only, newest
- * ARGV[8] kept), user's open set from this origin, the client's open set, the claimed open set.
- * ARGV[9] is '1' for a claimed user. Refused (nil) at the total bound of open intents, or of
- * claimed ones (ARGV[10]). Returns the ids past the per-user-and-origin bound (ARGV[6]) and, for a
- * claimed one, past the per-client bound (ARGV[11]), oldest first.
+ * Home shard. KEYS: intent, schedule, claimed set. ARGV: JSON, retention ms, due at, id,
+ * created at, '1' for a claimed user. Answers what it added: { to the schedule, to the claimed }.
  */
-export const CREATE = `
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[7]) then return false end
-local claimed = ARGV[9] == '1'
-if claimed and redis.call('ZCARD', KEYS[7]) >= tonumber(ARGV[10]) then return false end
+export const HOME_CREATE = `
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
-for _, k in ipairs({KEYS[3], KEYS[5]}) do
-  redis.call('ZADD', k, ARGV[5], ARGV[4])
-  redis.call('PEXPIRE', k, ARGV[2])
-end
-if not claimed then
-  redis.call('ZADD', KEYS[4], ARGV[5], ARGV[4])
-  redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -tonumber(ARGV[8]) - 1)
-  redis.call('PEXPIRE', KEYS[4], ARGV[2])
-end
-local out = {}
-local excess = redis.call('ZCARD', KEYS[5]) - tonumber(ARGV[6])
-if excess > 0 then out = redis.call('ZRANGE', KEYS[5], 0, excess - 1) end
-if claimed then
-  redis.call('ZADD', KEYS[6], ARGV[5], ARGV[4])
-  redis.call('PEXPIRE', KEYS[6], ARGV[2])
-  redis.call('ZADD', KEYS[7], ARGV[5], ARGV[4])
-  excess = redis.call('ZCARD', KEYS[6]) - tonumber(ARGV[11])
-  if excess > 0 then
-    for _, id in ipairs(redis.call('ZRANGE', KEYS[6], 0, excess - 1)) do out[#out + 1] = id end
-  end
-end
-return out`;
+local due = redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+local claimed = 0
+if ARGV[6] == '1' then claimed = redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4]) end
+return {due, claimed}`;
 
 /**
- * KEYS: intent, schedule, user's open set, chain's seen set, user's open set from its origin, its
- * client's open set, the claimed open set, the outbox, the outbox's schedule. An empty ARGV
- * leaves an index; ARGV[8] is '1' for a claimed user (its client's and the claimed sets follow its
- * openness); ARGV[9], when set, is a delivery id whose outcome (ARGV[10]) enters the outbox with
- * the transition, leased until ARGV[11]. With ARGV[12] (a follower's fencing token), refused (2)
- * unless it is still the chain's latest (KEYS[10]).
+ * Home shard. KEYS: intent, schedule, claimed set, outbox, outbox's schedule. ARGV: the version
+ * read, the new JSON, retention ms, due at ('' : off the schedule), id, created at ('' : not open),
+ * '1' for a claimed user (the claimed set follows its openness), a delivery id ('' : none) whose
+ * outcome (ARGV[9]) enters the outbox with the transition, leased until ARGV[10].
+ * Answers { 1 written / 0 another write won, schedule change, claimed change } (+1, -1 or 0).
  */
-export const REPLACE = `
-if ARGV[12] ~= '' and redis.call('GET', KEYS[10]) ~= ARGV[12] then return 2 end
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+export const HOME_REPLACE = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {0, 0, 0} end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-if ARGV[4] == '' then redis.call('ZREM', KEYS[2], ARGV[5])
-else redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5]) end
-local open = {KEYS[3], KEYS[5]}
-if ARGV[8] == '1' then open[3] = KEYS[6]; open[4] = KEYS[7] end
-for i, k in ipairs(open) do
-  if ARGV[6] == '' then redis.call('ZREM', k, ARGV[5])
-  else
-    redis.call('ZADD', k, ARGV[6], ARGV[5])
-    if i ~= 4 then redis.call('PEXPIRE', k, ARGV[3]) end
-  end
+local due
+if ARGV[4] == '' then due = -redis.call('ZREM', KEYS[2], ARGV[5])
+else due = redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5]) end
+local claimed = 0
+if ARGV[7] == '1' then
+  if ARGV[6] == '' then claimed = -redis.call('ZREM', KEYS[3], ARGV[5])
+  else claimed = redis.call('ZADD', KEYS[3], ARGV[6], ARGV[5]) end
 end
-if ARGV[7] == '' then redis.call('ZREM', KEYS[4], ARGV[5])
-else redis.call('ZADD', KEYS[4], ARGV[7], ARGV[5]) end
-if ARGV[9] ~= '' then
-  redis.call('HSET', KEYS[8], ARGV[9], ARGV[10])
-  redis.call('ZADD', KEYS[9], ARGV[11], ARGV[9])
+if ARGV[8] ~= '' then
+  redis.call('HSET', KEYS[4], ARGV[8], ARGV[9])
+  redis.call('ZADD', KEYS[5], ARGV[10], ARGV[8])
 end
+return {1, due, claimed}`;
+
+/** Home shard. KEYS: schedule, claimed set. Drops ARGV[1]: { from the schedule, from claimed }. */
+export const HOME_FORGET = `
+return {redis.call('ZREM', KEYS[1], ARGV[1]), redis.call('ZREM', KEYS[2], ARGV[1])}`;
+
+/**
+ * User's slot. KEYS: the user's open set on the chain, from this origin, recent set. ARGV: created
+ * at, id, retention ms, the per-user-and-origin bound, recent ones kept, '1' for a claimed user
+ * (kept out of the recent set). Answers the ids past the bound, oldest first.
+ */
+export const USER_CREATE = `
+for _, k in ipairs({KEYS[1], KEYS[2]}) do
+  redis.call('ZADD', k, ARGV[1], ARGV[2])
+  redis.call('PEXPIRE', k, ARGV[3])
+end
+if ARGV[6] ~= '1' then
+  redis.call('ZADD', KEYS[3], ARGV[1], ARGV[2])
+  redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -tonumber(ARGV[5]) - 1)
+  redis.call('PEXPIRE', KEYS[3], ARGV[3])
+end
+local excess = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
+if excess > 0 then return redis.call('ZRANGE', KEYS[2], 0, excess - 1) end
+return {}`;
+
+/**
+ * Any one slot. KEYS: sets of one slot. ARGV: score, id, retention ms ('' : none). Adds the id to
+ * each (and keeps each as long as an intent), answers the ids of the first past ARGV[4] (if
+ * given), oldest first: a client's open set and its bound.
+ */
+export const INDEX_ADD = `
+for _, k in ipairs(KEYS) do
+  redis.call('ZADD', k, ARGV[1], ARGV[2])
+  if ARGV[3] ~= '' then redis.call('PEXPIRE', k, ARGV[3]) end
+end
+if ARGV[4] and ARGV[4] ~= '' then
+  local excess = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
+  if excess > 0 then return redis.call('ZRANGE', KEYS[1], 0, excess - 1) end
+end
+return {}`;
+
+/** Any one slot. KEYS: sets of one slot. Removes the ids of ARGV from each. */
+export const INDEX_REMOVE = `
+for _, k in ipairs(KEYS) do redis.call('ZREM', k, unpack(ARGV)) end
+return 0`;
+
+/**
+ * Chain's slot. KEYS: the chain's fencing token, its seen set. ARGV: the follower's token ('' :
+ * not the follower's write), the block ('' : none), id. Refused (2) unless the token is still the
+ * chain's latest; else the id enters the seen set at its block (before the intent's own write).
+ */
+export const CHAIN_SEEN = `
+if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then return 2 end
+if ARGV[2] ~= '' then redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3]) end
 return 1`;
+
+/** Chain's slot. KEYS: the seen set. Drops the ids of ARGV[2..] still seen below block ARGV[1]. */
+export const TRIM_SEEN = `
+local below = tonumber(ARGV[1])
+for i = 2, #ARGV do
+  local block = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if block and tonumber(block) < below then redis.call('ZREM', KEYS[1], ARGV[i]) end
+end
+return 0`;
 
 /** Takes the due ids and leases them, so replicas polling at once share the work. */
 export const CLAIM_DUE = `
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, ARGV[3])
 for i = 1, #due, 2 do redis.call('ZADD', KEYS[1], ARGV[2], due[i]) end
 return due`;
-
-/** KEYS: users' open sets. The intents they name; ids whose intent is gone leave the set. */
-export const OPEN_OF = `
-local out = {}
-for i = 1, #KEYS do
-  for _, id in ipairs(redis.call('ZRANGE', KEYS[i], 0, -1)) do
-    local v = redis.call('GET', ARGV[1] .. 'intent:' .. id)
-    if v then out[#out + 1] = v else redis.call('ZREM', KEYS[i], id) end
-  end
-end
-return out`;
-
-/** KEYS: a user's recent set. Its newest ARGV[2] intents; ids whose intent is gone leave it. */
-export const RECENT_OF = `
-local out = {}
-for _, id in ipairs(redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)) do
-  local v = redis.call('GET', ARGV[1] .. 'intent:' .. id)
-  if v then out[#out + 1] = v else redis.call('ZREM', KEYS[1], id) end
-end
-return out`;
-
-/** KEYS: a chain's seen set. The intents seen at block ARGV[2] or above. */
-export const SEEN_FROM = `
-local out = {}
-for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[2], '+inf')) do
-  local v = redis.call('GET', ARGV[1] .. 'intent:' .. id)
-  if v then out[#out + 1] = v else redis.call('ZREM', KEYS[1], id) end
-end
-return out`;
-
-/** KEYS: a chain's seen set. Drops those below block ARGV[2] that are settled (or gone). */
-export const TRIM_SEEN = `
-for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[2])) do
-  local v = redis.call('GET', ARGV[1] .. 'intent:' .. id)
-  local open = v and (string.find(v, '"status":"answered"', 1, true)
-    or string.find(v, '"status":"submitted"', 1, true))
-  if not open then redis.call('ZREM', KEYS[1], id) end
-end
-return 0`;
 
 /** KEYS: a hash's binding. Taken for ARGV[1] when free (kept ARGV[2] ms); 1 when it is ARGV[1]'s. */
 export const BIND_HASH = `
@@ -132,8 +124,8 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0`;
 
 /**
- * KEYS: the outbox, its schedule. Takes up to ARGV[3] entries whose lease ended by ARGV[1],
- * leased again until ARGV[2]: id, outcome, id, outcome… (ids whose entry is gone leave).
+ * Home shard. KEYS: the outbox, its schedule. Takes up to ARGV[3] entries whose lease ended by
+ * ARGV[1], leased again until ARGV[2]: id, outcome, id, outcome… (ids whose entry is gone leave).
  */
 export const OUTBOX_TAKE = `
 local out = {}
@@ -146,3 +138,36 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT
   else redis.call('ZREM', KEYS[2], id) end
 end
 return out`;
+
+/** Home shard. KEYS: the outbox, its schedule. Removes a delivered entry. */
+export const OUTBOX_DONE = `
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 0`;
+
+/** The scripts by the command name ioredis's defineCommand gives each, and their key counts. */
+export const SCRIPTS = {
+  intentHomeCreate: { lua: HOME_CREATE, numberOfKeys: 3 },
+  intentHomeReplace: { lua: HOME_REPLACE, numberOfKeys: 5 },
+  intentHomeForget: { lua: HOME_FORGET, numberOfKeys: 2 },
+  intentUserCreate: { lua: USER_CREATE, numberOfKeys: 3 },
+  intentChainSeen: { lua: CHAIN_SEEN, numberOfKeys: 2 },
+  intentTrimSeen: { lua: TRIM_SEEN, numberOfKeys: 1 },
+  intentClaimDue: { lua: CLAIM_DUE, numberOfKeys: 1 },
+  intentBindHash: { lua: BIND_HASH, numberOfKeys: 1 },
+  intentUnbindHash: { lua: UNBIND_HASH, numberOfKeys: 1 },
+  intentOutboxTake: { lua: OUTBOX_TAKE, numberOfKeys: 2 },
+  intentOutboxDone: { lua: OUTBOX_DONE, numberOfKeys: 2 },
+  // A fixed count of keys each: a cluster client's automatic pipelining routes a command by its
+  // first argument, which would be the count for a script told its keys at each call.
+  intentIndexAdd1: { lua: INDEX_ADD, numberOfKeys: 1 },
+  intentIndexAdd2: { lua: INDEX_ADD, numberOfKeys: 2 },
+  intentIndexRemove1: { lua: INDEX_REMOVE, numberOfKeys: 1 },
+  intentIndexRemove2: { lua: INDEX_REMOVE, numberOfKeys: 2 },
+} as const;
+
+type Args = (string | number)[];
+/** The scripts as ioredis's defineCommand adds them: EVALSHA, the source again on NOSCRIPT. */
+export type Scripted = {
+  [name in keyof typeof SCRIPTS]: (...args: Args) => Promise<unknown>;
+};

@@ -10,7 +10,7 @@ export function bootWarnings(config: AppConfig, env: Env): string[] {
   const warnings: string[] = [];
   // Several replicas each counting alone: a client gets every rate limit once per replica.
   const replicated = (config.replicas ?? 1) > 1 || env.KUBERNETES_SERVICE_HOST !== undefined;
-  if (replicated && !config.redisUrl) {
+  if (replicated && !config.redis) {
     warnings.push(
       'REDIS_URL is not set but several replicas are likely (REPLICAS, or Kubernetes): ' +
         'each replica enforces rate limits and caches alone',

@@ -1,3 +1,4 @@
+import { recentKey } from '../../src/outcomes/redis-intent.keys';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Redis from 'ioredis';
 import type { HDAccount } from 'viem';
@@ -114,8 +115,6 @@ describeWithRedis()('Verified users on Redis (two replicas)', () => {
       (t) => t.intent,
     );
     expect(ids).toEqual([sent[1], sent[0]]);
-    expect(await admin.pttl(`${prefix}intents:user:${user.address.toLowerCase()}`)).toBeGreaterThan(
-      0,
-    );
+    expect(await admin.pttl(`${prefix}${recentKey(user.address)}`)).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,5 @@
 import Redis from 'ioredis';
+import { outboxKey, SHARDS } from '../../src/outcomes/redis-intent.keys';
 import { startTestChain } from '../../src/testing';
 import { buildProduction } from '../support/production.server';
 import { TEST_WEBHOOK_SECRET } from '../support/webhook.receiver';
@@ -106,7 +107,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       ...(await Promise.all(['a', 'b'].map((name) => Replica.start(name, build.main, env)))),
     );
     log(`replicas up on ${replicas.map((r) => r.port).join(', ')}`);
-    const key = `${PREFIX}follower:${testChain.chain.chainId}:cursor`;
+    const key = `${PREFIX}follower:{chain:${testChain.chain.chainId}}:cursor`;
     cursor = new CursorWatch(redis.url, key);
 
     // Each event runs after the one before: never two replicas down by the run's own doing.
@@ -154,7 +155,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       .until(allIn, Date.now() + options.settleMs, 'every webhook accepted')
       .catch((error: Error) => errors.push(error.message));
     const admin = new Redis(redis.url);
-    const outboxLeft = await admin.hlen(`${PREFIX}outbox`);
+    const sizes = await Promise.all(SHARDS.map((n) => admin.hlen(`${PREFIX}${outboxKey(n)}`)));
+    const outboxLeft = sizes.reduce((a, b) => a + b, 0);
     await admin.quit();
     const counts = receiver.counts;
     return {

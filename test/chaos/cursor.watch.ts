@@ -13,7 +13,7 @@ export interface CursorReport {
 }
 
 /**
- * Reads the follower's cursor (`<prefix>follower:<chain>:cursor`, "<number> <hash>") every
+ * Reads the follower's cursor (`<prefix>follower:{chain:<id>}:cursor`, "<number> <hash>") every
  * `everyMs` on a connection of its own, through Redis restarts, and notes each move backwards:
  * with fencing, no replica's follower ever writes an older block over a newer one.
  */

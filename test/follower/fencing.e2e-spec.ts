@@ -42,7 +42,7 @@ describeWithRedis()("The follower's lease fences its writes (Redis)", () => {
     expect(await state.lease(CHAIN, 'replica-b', 60_000)).toBeUndefined();
     await state.advance(stale, { number: 10n, hash: hash(10) }, 64);
     // replica-a pauses past its lease; replica-b takes over with a newer token and moves on.
-    await admin.del(`${prefix}follower:${CHAIN}:lease`);
+    await admin.del(`${prefix}follower:{chain:${CHAIN}}:lease`);
     const current = (await state.lease(CHAIN, 'replica-b', 60_000))!;
     expect(current.token).toBeGreaterThan(stale.token);
     await state.advance(current, { number: 12n, hash: hash(12) }, 64);
@@ -66,6 +66,6 @@ describeWithRedis()("The follower's lease fences its writes (Redis)", () => {
     await state.release(CHAIN, 'replica-a');
     expect(await state.lease(CHAIN, 'replica-b', 60_000)).toEqual(current);
     await state.release(CHAIN, 'replica-b');
-    expect(await admin.exists(`${prefix}follower:${CHAIN}:lease`)).toBe(0);
+    expect(await admin.exists(`${prefix}follower:{chain:${CHAIN}}:lease`)).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import Redis from 'ioredis';
+import { shardOf } from '../../src/outcomes/redis-intent.keys';
 import { RedisIntentStore } from '../../src/outcomes/redis-intent.store';
 import { describeIntentStore, storedIntent } from '../../src/testing/intent-store.contract';
 import {
@@ -34,7 +35,7 @@ describeWithRedis()('RedisIntentStore', () => {
 
   describeIntentStore('RedisIntentStore', () => Promise.resolve(fresh()));
 
-  it('every key an intent writes carries the prefix and expires, but the per-chain indexes, the schedule and the claimed set', async () => {
+  it('every key an intent writes carries the prefix and a hash tag, and expires, but the per-chain indexes, the schedules and the claimed sets', async () => {
     const store = fresh();
     const prefix = prefixes[prefixes.length - 1];
     const limits = { perUser: 50, total: 100, perClient: 10, totalClaimed: 50 };
@@ -46,21 +47,24 @@ describeWithRedis()('RedisIntentStore', () => {
     await store.bindHash(43113, `0x${'ab'.repeat(32)}`, 'b');
     const keys = (await admin.keys(`${prefix}*`)).map((k) => k.slice(prefix.length)).sort();
     const user = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
-    expect(keys).toEqual([
-      'intent-hash:43113:0x' + 'ab'.repeat(32),
-      'intent:a',
-      'intent:b',
-      'intents:claimed',
-      'intents:client:ip:X',
-      'intents:due',
-      `intents:open:43113:${user}`,
-      `intents:open:43113:${user}:ip:X`,
-      `intents:open:43113:${user}:siwe`,
-      'intents:seen:43113',
-      `intents:user:${user}`,
-    ]);
-    const lasting = ['intents:claimed', 'intents:due', 'intents:seen:43113'];
-    for (const key of keys.filter((k) => !lasting.includes(k))) {
+    const home = (id: string): string => `{intents:${shardOf(id)}}`;
+    expect(keys).toEqual(
+      [
+        'intent-hash:43113:0x' + 'ab'.repeat(32),
+        `intent:${home('a')}:a`,
+        `intent:${home('b')}:b`,
+        `intents:claimed:${home('b')}`,
+        'intents:client:{client:ip:X}',
+        ...new Set([`intents:due:${home('a')}`, `intents:due:${home('b')}`]),
+        `intents:open:{user:${user}}:43113`,
+        `intents:open:{user:${user}}:43113:ip:X`,
+        `intents:open:{user:${user}}:43113:siwe`,
+        'intents:seen:{chain:43113}',
+        `intents:user:{user:${user}}`,
+      ].sort(),
+    );
+    const lasting = (k: string): boolean => /^intents:(claimed|due|seen):/.test(k);
+    for (const key of keys.filter((k) => !lasting(k))) {
       expect([key, await admin.pttl(`${prefix}${key}`)]).toEqual([key, expect.any(Number)]);
       expect(await admin.pttl(`${prefix}${key}`)).toBeGreaterThan(0);
     }

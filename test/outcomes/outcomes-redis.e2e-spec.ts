@@ -1,4 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { dueKey, shardOf } from '../../src/outcomes/redis-intent.keys';
 import Redis from 'ioredis';
 import type { Address, HDAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -82,7 +83,9 @@ describeWithRedis()('Transaction outcomes across replicas (Redis)', () => {
     });
     // Both watchers have had passes since; the intent left the schedule with its transition.
     await Promise.all([one, two].map((app) => app.get(OutcomeWatcher).tick()));
-    expect(await admin.zscore(`${prefix}intents:due`, answer.intent)).toBeNull();
+    expect(
+      await admin.zscore(`${prefix}${dueKey(shardOf(answer.intent))}`, answer.intent),
+    ).toBeNull();
     expect(heardCount(answer.intent)).toBe(1);
   });
 

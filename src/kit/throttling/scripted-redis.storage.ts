@@ -1,12 +1,12 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type Redis from 'ioredis';
+import { isCluster, type RedisClient } from '../../telemetry/redis/redis.provider';
 import type { CountsTogether, LimitCount } from './store-abilities';
 import type { ThrottlerRecord } from './memory-throttler.storage';
 
 const ONE = 'throttlerIncrement';
 const ALL = 'throttlerIncrementAll';
 type Command = (...args: (string | number)[]) => Promise<unknown>;
-type Scripted = Redis & Record<typeof ONE | typeof ALL, Command>;
+type Scripted = RedisClient & Record<typeof ONE | typeof ALL, Command>;
 
 /**
  * One counter: KEYS = its hits and blocked keys, ARGV = name, ttl ms, limit, block ms. Answers
@@ -71,14 +71,18 @@ return records`;
  * source (about 900 bytes) with every count (EVAL), which Node encodes and Redis hashes each
  * time. ioredis's defineCommand sends EVALSHA instead, and the source once more whenever Redis
  * answers NOSCRIPT (a restart, SCRIPT FLUSH). `incrementAll` runs the same script for several
- * limits in one call: the keys (several slots: one Redis, not a Cluster), the script and the
- * record are the library's. The client is the caller's: the store never connects or quits it.
+ * limits in one call on one server; on a Redis Cluster the limits' keys are in several slots
+ * (each counter's two keys share the tag `{<key>:<name>}`), so each limit is one call there, the
+ * calls sent together. The keys, the script and the record are the library's. The client is the
+ * caller's: the store never connects or quits it.
  */
 export class ScriptedRedisStorage implements ThrottlerStorage, CountsTogether {
   readonly scriptSrc = THROTTLER_SCRIPT;
   private readonly scripted: Scripted;
+  private readonly cluster: boolean;
 
-  constructor(readonly redis: Redis) {
+  constructor(readonly redis: RedisClient) {
+    this.cluster = isCluster(redis);
     redis.defineCommand(ONE, { numberOfKeys: 2, lua: this.scriptSrc });
     // Without numberOfKeys: the key count is the command's first argument.
     redis.defineCommand(ALL, { lua: eachCount(this.scriptSrc) });
@@ -99,6 +103,11 @@ export class ScriptedRedisStorage implements ThrottlerStorage, CountsTogether {
   }
 
   async incrementAll(counts: readonly LimitCount[]): Promise<ThrottlerRecord[]> {
+    if (this.cluster) {
+      return Promise.all(
+        counts.map((c) => this.increment(c.key, c.ttl, c.limit, c.blockDuration, c.name)),
+      );
+    }
     const keys = counts.flatMap(({ key, name }) => keysOf(key, name));
     const args = counts.flatMap(({ name, ttl, limit, blockDuration }) => [
       name,

@@ -1,5 +1,5 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../../telemetry/redis/redis.provider';
 import type { ThrottleConfig } from '../../config/throttle.config';
 import type { RedisBreaker } from '../../telemetry/redis/redis.provider';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
@@ -12,7 +12,7 @@ export const THROTTLER_STORE = Symbol('THROTTLER_STORE');
 /** Redis counters (atomic; a request's limits in one round trip) when configured, else process memory. */
 export function createThrottlerStorage(
   config: ThrottleConfig,
-  redis: Redis | null,
+  redis: RedisClient | null,
   breaker?: RedisBreaker,
 ): ThrottlerStorage {
   if (!redis) return new MemoryThrottlerStorage({ maxKeys: config.maxKeys });

@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import type { RedisClient } from '../../telemetry/redis/redis.provider';
 import type { CacheConfig } from '../../config/cache.config';
 import type { RedisBreaker } from '../../telemetry/redis/redis.provider';
 import { type CacheStore, MemoryCacheStore } from './cache.store';
@@ -7,7 +7,7 @@ import { RedisCacheStore } from './redis-cache.store';
 /** Redis, shared by every replica, when configured; else process memory, bounded by entries. */
 export function createCacheStore(
   config: CacheConfig,
-  redis: Redis | null,
+  redis: RedisClient | null,
   breaker?: RedisBreaker,
 ): CacheStore {
   return redis

@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import type { RedisClient } from '../../telemetry/redis/redis.provider';
 import type { RedisBreaker } from '../../telemetry/redis/redis.provider';
 import { CacheStore } from './cache.store';
 
@@ -11,7 +11,7 @@ const SKIPPED = new Error('Redis is not answering: skipped');
  */
 export class RedisCacheStore extends CacheStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly breaker?: RedisBreaker,
   ) {
     super();

@@ -1,12 +1,14 @@
 import { InjectQueue, OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { forwardRef, Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
 import { limitLog } from '../../telemetry/logging/log-limiter';
 import { routeBullMqConsole } from '../../telemetry/redis/bullmq-console.bridge';
+import { isCluster } from '../../telemetry/redis/redis.provider';
 import {
   DELIVERY_CONCURRENCY,
   deliveryBackoff,
   deliveryKey,
+  QUEUE_CONNECTION,
   type DeliveryQueue,
   type WebhookDelivery,
 } from './webhook-delivery';
@@ -15,6 +17,13 @@ import { WEBHOOKS_CONFIG, type WebhooksConfig } from './webhooks.config';
 
 /** The BullMQ queue of deliveries, and the configuration key of its connection. */
 export const WEBHOOK_QUEUE = 'webhooks';
+
+/**
+ * BullMQ's prefix (after REDIS_KEY_PREFIX): a hash tag, so that every key of the queue shares a
+ * slot, as BullMQ's scripts need on a Redis Cluster; the same keys on one server. A version
+ * before it used `bull` (docs/webhooks.md, "Upgrading").
+ */
+export const WEBHOOK_QUEUE_PREFIX = '{bull}';
 
 /** Finished jobs kept this long (and at most KEPT_JOBS of each): adding one again is a no-op. */
 const KEPT_SECONDS = 7 * 24 * 3600;
@@ -49,6 +58,10 @@ export class BullDeliveryQueue implements DeliveryQueue, OnApplicationShutdown {
   constructor(
     @InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue<WebhookDelivery>,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
+    @Inject(QUEUE_CONNECTION) private readonly connection: object,
+    // Typed by what is used: WebhookProcessor is declared below (no reference before it exists).
+    @Inject(forwardRef(() => WebhookProcessor))
+    private readonly processor: { worker: { close(): Promise<void> } },
   ) {
     queue.on('error', queueError);
   }
@@ -63,7 +76,17 @@ export class BullDeliveryQueue implements DeliveryQueue, OnApplicationShutdown {
     });
   }
 
-  onApplicationShutdown(): void {
+  /**
+   * A cluster's connection is an instance BullMQ shares and never closes: closed here, once the
+   * queue (and its workers, which the queue's own shutdown closes first) are.
+   */
+  async onApplicationShutdown(): Promise<void> {
+    if (isCluster(this.connection)) {
+      await this.processor.worker.close().catch(() => undefined);
+      await this.queue.close().catch(() => undefined);
+      const cluster = this.connection;
+      await cluster.quit().catch(() => cluster.disconnect());
+    }
     this.queue.off('error', queueError);
     this.releaseConsole();
   }

@@ -35,6 +35,9 @@ export interface DeliveryQueue {
 
 export const DELIVERY_QUEUE = Symbol('DELIVERY_QUEUE');
 
+/** The webhook queue's Redis connection (options, or a Cluster instance its owner closes). */
+export const QUEUE_CONNECTION = Symbol('QUEUE_CONNECTION');
+
 /** What a queue's shutdown tells its attempts (the in-memory queue's; BullMQ's worker has none). */
 export interface AttemptStop {
   /** Aborted once the queue starts no more attempts: one failing then is not retried. */

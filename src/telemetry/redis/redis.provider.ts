@@ -5,31 +5,46 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
+import type { RedisTarget } from '../../config/redis-target';
+import { redisClientOf } from './redis-clients';
 import { EvictionPolicyCheck } from './eviction-policy.check';
 import { limitLog } from '../logging/log-limiter';
 import { logText } from '../logging/log-text';
 import { outsideRequest } from '../logging/outside-request';
 import { routeIoredisConsole } from './bullmq-console.bridge';
 
-/** Injection token of the shared ioredis client; `null` when REDIS_URL is unset. */
+/** Injection token of the shared ioredis client; `null` when no Redis is configured. */
 export const REDIS = Symbol('REDIS');
 
 /** How long a command (and the health PING) may wait on a stalled server. */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 /**
+ * The client every store takes: one server (or a Sentinel-managed primary) or a Redis Cluster.
+ * Both take the same commands and scripts; a store written for both declares every key of a
+ * script and keeps them in one hash slot (docs/operating.md, "Past one Redis").
+ */
+export type RedisClient = Redis | Cluster;
+
+/** Whether the client is a Redis Cluster's: scans and multi-key reads then go node by node. */
+export const isCluster = (redis: object): redis is Cluster =>
+  (redis as Partial<Cluster>).isCluster === true;
+
+/**
  * A client tuned for rate limiting: commands fail at once while disconnected (no offline queue)
  * and within a bound when the server stalls; it keeps reconnecting in the background and shared
  * limits resume when Redis is back. A stalled server (connected, never answering) is RedisStatus's
  * breaker's to see: the socket stays open, so the client alone would make every request wait.
+ * The target (config/redis-target.ts) picks one server, a Sentinel-managed primary or a cluster.
  */
-export function createRedisClient(url: string, keyPrefix = ''): Redis {
+export function createRedisClient(target: RedisTarget | string, keyPrefix = ''): RedisClient {
+  const chosen: RedisTarget = typeof target === 'string' ? { mode: 'single', url: target } : target;
   // A require, not an import: without REDIS_URL, ioredis is never loaded (about 20 ms of boot).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { Redis: RedisClient } = require('ioredis') as typeof import('ioredis');
-  return new RedisClient(url, {
+  const ioredis = require('ioredis') as typeof import('ioredis');
+  return redisClientOf(ioredis, chosen, {
     keyPrefix,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -92,7 +107,7 @@ export class RedisStatus implements OnModuleInit, OnApplicationShutdown, RedisBr
   /** ioredis's console warnings go to the JSON log while a client is open. */
   private readonly releaseConsole: () => void;
 
-  constructor(@Inject(REDIS) private readonly redis: Redis | null) {
+  constructor(@Inject(REDIS) private readonly redis: RedisClient | null) {
     this.releaseConsole = redis ? routeIoredisConsole() : (): void => undefined;
     redis?.on('ready', () => {
       this.logger.log('Connected: rate limits and cache are shared');
@@ -154,15 +169,21 @@ export class RedisStatus implements OnModuleInit, OnApplicationShutdown, RedisBr
     await this.redis.quit().catch(() => this.redis?.disconnect());
   }
 
-  /** One PING at a time; it fails within the command timeout when the server stalls. */
+  /**
+   * One PING at a time; it fails within the command timeout when the server stalls. An answered
+   * PING also ends an outage that no `ready` event will: a cluster client stays ready while one
+   * of its nodes fails (its `error` events are the node's), and is usable again once the slot
+   * moved to the replica.
+   */
   private async probe(): Promise<void> {
     const redis = this.redis;
-    if (!redis || this.probing || redis.status !== 'ready' || !this.connected) return;
+    if (!redis || this.probing || redis.status !== 'ready') return;
     this.probing = true;
     try {
       await redis.ping();
-      if (this.open) {
+      if (this.open || !this.connected) {
         this.open = false;
+        this.connected = true;
         this.reported = false;
         this.logger.log('Answering again: rate limits and cache are shared');
       }
@@ -195,6 +216,6 @@ export class RedisStatus implements OnModuleInit, OnApplicationShutdown, RedisBr
 export const redisProvider = {
   provide: REDIS,
   inject: [APP_CONFIG],
-  useFactory: (config: AppConfig): Redis | null =>
-    config.redisUrl ? createRedisClient(config.redisUrl, config.redisKeyPrefix) : null,
+  useFactory: (config: AppConfig): RedisClient | null =>
+    config.redis ? createRedisClient(config.redis, config.redisKeyPrefix) : null,
 };
