@@ -165,9 +165,14 @@ export function sharedRedisScenarios(redis: () => SharedRedis): void {
   it('a primary fails over mid-run: answers are 200 or 503, and nothing written before is lost', async () => {
     // Written before the switch: open intents on both replicas, a revoked session, and a webhook
     // job waiting for its retry (the receiver refuses its first attempt).
+    // (On a loaded machine a command can pass the 500 ms timeout: that answer goes out without an
+    // intent, counted, as designed; the scenario needs 8 recorded ones.)
     const before: { intent?: string; serialized?: string }[] = [];
-    for (let i = 0; i < 8; i++) before.push(await sendToken(i % 2 ? one : two, users[2].address));
-    expect(before.every((answer) => answer.intent !== undefined)).toBe(true);
+    for (let i = 0; before.length < 8 && i < 40; i++) {
+      const answer = await sendToken(i % 2 ? one : two, users[2].address);
+      if (answer.intent) before.push(answer);
+    }
+    expect(before).toHaveLength(8);
     const user = users[3];
     const sign = (message: string): Promise<`0x${string}`> => user.signMessage({ message });
     const revoked = await signInAs(one, user.address, sign, 43113);
@@ -211,5 +216,5 @@ export function sharedRedisScenarios(redis: () => SharedRedis): void {
     await signAndSend(testChain.chain, users[2], before[0].serialized!);
     await heard(before[0].intent!, 'confirmed');
     await delivered(before[0].intent!);
-  });
+  }, 120_000);
 }
