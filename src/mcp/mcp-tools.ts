@@ -88,11 +88,15 @@ function problems(tools: readonly ActionTool[]): string[] {
 export class McpTools {
   private readonly byName = new Map<string, ActionTool>();
   readonly tools: Tool[];
+  /**
+   * The SDK's own validator (Ajv), the one its client checks answers with: the output schemas
+   * are compiled with it at boot (a declared dataSchema that is no schema stops the boot), and
+   * each request's MCP server shares it.
+   */
+  readonly validator = new AjvJsonSchemaValidator();
 
   constructor(registry: ActionRegistry) {
-    // The SDK's own validator (Ajv), the one its client checks answers with; compiled at boot,
-    // so a declared dataSchema that is no schema stops the boot.
-    const validator = new AjvJsonSchemaValidator();
+    const { validator } = this;
     const actions = registry.declarations().map((declaration): ActionTool => {
       const params = getDeclaredParams(declaration.params);
       const output = outputSchema(declaration);

@@ -139,6 +139,8 @@ export class McpRoute implements OnModuleInit {
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: { listChanged: false } },
       instructions: INSTRUCTIONS,
+      // One validator for every request: the SDK would build an Ajv per server, that is per request.
+      jsonSchemaValidator: this.tools.validator,
     });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.tools }));
     server.setRequestHandler(CallToolRequestSchema, ({ params }) =>
