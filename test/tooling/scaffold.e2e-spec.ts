@@ -157,8 +157,8 @@ describe('npm run new:action (in a copy of the project)', () => {
       });
     });
     expect(snapshot(dir)).toEqual(before);
-    // 15 ts-node starts at once on 2 cores: about 20 s idle, 60 s with other work on the machine.
-  }, 180_000);
+    // 15 ts-node starts at once on 2 cores: about 20 s idle, 150 s with other work on the machine.
+  }, 420_000);
 
   it('prints its usage and every option with --help, and exits 0', async () => {
     const help = await newAction(dir, '--help');
@@ -167,7 +167,7 @@ describe('npm run new:action (in a copy of the project)', () => {
     for (const option of ['--mode', '--chain', '--spend', '--transfer', '--verified', '--mini-app'])
       expect(help.stdout).toContain(option);
     expect(snapshot(dir)).toEqual(before);
-  }, 60_000);
+  }, 120_000);
 
   it('writes a data action in a new mini-app, a transaction action joining tools, and the chain, spend, verified and transfer examples', async () => {
     const data = await newAction(dir, 'hello-note');
@@ -231,7 +231,7 @@ describe('npm run new:action (in a copy of the project)', () => {
     expect(myNote).not.toMatch(/^\s+params:/m);
     const gift = read('src/actions/gift-note/gift-note.service.ts');
     expect(gift).toContain("functionName: 'transfer'");
-    expect(gift).not.toContain('spender');
+    expect(gift).not.toMatch(/spender:/);
 
     const added = Object.keys(snapshot(dir)).filter((file) => !(file in before));
     expect(added.sort()).toEqual(
@@ -275,7 +275,7 @@ describe('npm run new:action (in a copy of the project)', () => {
     );
     expect(read('src/actions/mini-apps.ts')).toMatch(/\n {2}HELLO_NOTE_MINI_APP,\n\];/);
     expect(read('src/actions/tip-jar/tip-jar.action.ts')).toContain('miniApp: TOOLS_MINI_APP');
-  }, 60_000);
+  }, 420_000);
 
   it('refuses to add a fifth action to a mini-app, naming those with room', async () => {
     const written = snapshot(dir);
@@ -289,7 +289,7 @@ describe('npm run new:action (in a copy of the project)', () => {
     expect(room).toEqual(expect.arrayContaining(['wallet', 'collectibles', 'hello-note']));
     expect(room).not.toContain('tools');
     expect(snapshot(dir)).toEqual(written);
-  }, 60_000);
+  }, 120_000);
 
   it('generates code that typechecks, lints and passes its own specs and every suite that enumerates actions', async () => {
     const node = (tool: string, ...args: string[]): Promise<Run> =>
@@ -381,5 +381,7 @@ describe('npm run new:action (in a copy of the project)', () => {
         expect.objectContaining({ status: 'passed' }),
       ]);
     }
+    // Seven actions, fourteen of their specs and every enumerating suite in one run: 15 minutes
+    // on a 2-core machine busy with other work (measured, issue 46), far less when idle.
   }, 1_500_000);
 });
