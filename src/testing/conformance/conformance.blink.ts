@@ -46,9 +46,11 @@ function documentProblems(
   }
   const mapped = blinkParameters(target.params);
   const verified = target.declaration.user === 'verified';
-  if ('problem' in mapped || verified) {
-    const why =
-      'problem' in mapped
+  const paid = target.declaration.price !== undefined;
+  if ('problem' in mapped || verified || paid) {
+    const why = paid
+      ? 'it is paid, which a blink cannot do'
+      : 'problem' in mapped
         ? `a parameter the spec cannot show (${mapped.problem})`
         : 'it needs a verified user';
     if (blink.disabled !== true || typeof blink.error?.message !== 'string') {
