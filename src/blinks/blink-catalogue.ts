@@ -48,6 +48,8 @@ export interface Blink {
   signIn: boolean;
   /** Why the spec cannot show it: published `disabled`, with this as its error. */
   problem?: string;
+  /** Its mini-app's id: the icon of a paid action, which is in no platform document. */
+  miniApp?: string;
 }
 
 export const blinkName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
@@ -87,7 +89,9 @@ export class BlinkCatalogue {
       }
       const declaration = registry.find(action.path);
       const verified = declaration?.user === 'verified';
-      this.byName.set(name, blink(name, action, verified, declaration?.price !== undefined));
+      const paid = declaration?.price !== undefined;
+      const entry = blink(name, action, verified, paid);
+      this.byName.set(name, paid ? { ...entry, miniApp: declaration?.miniApp.id } : entry);
     }
   }
 
@@ -119,7 +123,11 @@ export class BlinkCatalogue {
    * (METADATA_ICON_URL, a declared URL) is published.
    */
   get(blink: Blink, baseUrl: string | undefined): BlinkDocument {
-    const document = this.documents.action(blink.action.path, baseUrl ?? '');
+    const document =
+      this.documents.action(blink.action.path, baseUrl ?? '') ??
+      (blink.miniApp === undefined
+        ? undefined
+        : this.documents.miniApp(blink.miniApp, baseUrl ?? ''));
     const icon = document?.icon;
     const { label } = blink.action;
     return {

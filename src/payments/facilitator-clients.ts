@@ -33,7 +33,7 @@ import { x402Network } from './action-price';
 export type FacilitatorEvmSigner = ReturnType<typeof toFacilitatorEvmSigner>;
 
 /** Every URL in a text, redacted: a node's error carries its URL, which may hold a key. */
-const withoutUrls = (text: string): string =>
+export const withoutUrls = (text: string): string =>
   text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"')]+/gi, (url) => redactUrl(url));
 
 /**

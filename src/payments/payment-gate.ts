@@ -1,4 +1,4 @@
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   decodePaymentRequiredHeader,
   decodePaymentSignatureHeader,
@@ -22,8 +22,12 @@ import type { ActionDeclaration, ActionPrice } from '../contract/action.types';
 import type { ActionCall } from '../kit/action-call';
 import { ActionRegistry } from '../kit/action.registry';
 import { ActionCallAdapter, PaymentTerms } from './payment-terms';
+import { withoutUrls } from './facilitator-clients';
+import { limitLog } from '../telemetry/logging/log-limiter';
+import { logText } from '../telemetry/logging/log-text';
 import { PaymentLedger, type PaymentTicket } from './payment-ledger';
 import { PaymentMetrics } from './payment-metrics';
+import { facilitatorFailure, notAPayment, paymentException } from './payment-refusals';
 
 /** The facilitator payments are verified and settled with; null when no action is paid. */
 export const FACILITATOR = Symbol('FACILITATOR');
@@ -182,11 +186,7 @@ export class PaymentGate {
       // Answered below, as any header that is no payment.
     }
     this.metrics.record(path, 'invalid');
-    throw new ActionException(HttpStatus.BAD_REQUEST, 'PAYMENT-SIGNATURE is not an x402 payment', {
-      message: 'The PAYMENT-SIGNATURE header is not a base64 x402 payment payload',
-      code: 'PAYMENT_INVALID',
-      data: { code: 'PAYMENT_INVALID' },
-    });
+    throw notAPayment();
   }
 
   private context(call: ActionCall): HTTPRequestContext {
@@ -226,36 +226,14 @@ export class PaymentGate {
       await cleanup?.();
       this.metrics.record(path, 'unavailable');
       if (!(error instanceof FacilitatorResponseError)) {
-        this.logger.error(
-          `Payment of ${path} failed: ${error instanceof Error ? error.message : String(error)}`,
+        // Logged once a minute at most, any URL in it redacted (a node's may carry a key).
+        const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        limitLog(this.logger).error(
+          `payment ${path}`,
+          `Payment of ${path} failed: ${logText(withoutUrls(text))}`,
         );
       }
-      throw new ActionException(HttpStatus.BAD_GATEWAY, 'The payment facilitator did not answer', {
-        message:
-          'Payments are unavailable right now, please try again shortly; nothing was charged',
-        code: 'FACILITATOR_ERROR',
-        data: { code: 'FACILITATOR_ERROR' },
-      });
+      throw facilitatorFailure();
     }
   }
-}
-
-/** A refusal of the payment, in the action's envelope: `data.code` and x402's reason. */
-function paymentException(
-  status: number,
-  code: string,
-  reason?: string,
-  message?: string,
-): ActionException {
-  const text =
-    reason && reason !== 'Payment required' ? `Payment refused: ${reason}` : 'Payment required';
-  return new ActionException(status, text, {
-    message:
-      message ??
-      (code === 'PAYMENT_REQUIRED'
-        ? 'This action is paid: pay with x402 (the PAYMENT-REQUIRED header holds the terms)'
-        : `The payment was refused (${reason ?? 'invalid'}): sign a new one`),
-    code,
-    data: { code, ...(reason && { reason }) },
-  });
 }

@@ -12,6 +12,7 @@ import { jsonSafe } from '../contract/json-safe';
 import type { ActionCall } from '../kit/action-call';
 import { limitLog } from '../telemetry/logging/log-limiter';
 import { PaymentMetrics } from './payment-metrics';
+import { conflict, type IdRecord } from './payment-refusals';
 import { PAYMENT_RECORDS, type PaymentRecords } from './payment-records';
 import { PAYMENTS_CONFIG, type PaymentsConfig } from './payments.config';
 
@@ -29,16 +30,6 @@ export interface PaymentTicket {
   /** The payment identifier's record, when the payment carries one. */
   idKey?: string;
   hash: string;
-}
-
-/** A payment identifier's record: claimed while its call runs, then what it bought. */
-interface IdRecord {
-  state: 'pending' | 'done';
-  /** SHA-256 of the PAYMENT-SIGNATURE header: the same payment, byte for byte. */
-  hash: string;
-  path: string;
-  result?: unknown;
-  paymentResponse?: string;
 }
 
 type Verified = Extract<HTTPProcessResult, { type: 'payment-verified' }>;
@@ -208,18 +199,4 @@ function nonceKey(payload: PaymentPayload): string {
       ? `${from}:${nonce}`
       : `sig:${sha256(String(inner.signature))}`;
   return `nonce:${network}:${asset}:${id}`.toLowerCase();
-}
-
-function conflict(record: IdRecord, hash: string, path: string): ActionException {
-  const running = record.state === 'pending';
-  const message = running
-    ? 'A call with this payment identifier is being answered: retry it once it is done'
-    : record.hash === hash && record.path === path
-      ? 'This payment was settled but its answer is not kept: it cannot be answered again'
-      : 'This payment identifier was used with another payment: use a new identifier';
-  return new ActionException(HttpStatus.CONFLICT, 'Payment identifier already used', {
-    message,
-    code: 'PAYMENT_ID_CONFLICT',
-    data: { code: 'PAYMENT_ID_CONFLICT' },
-  });
 }

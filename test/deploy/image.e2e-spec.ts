@@ -126,7 +126,7 @@ describe('The container image', () => {
     // in JavaScript. bufferutil and utf-8-validate (with node-gyp-build, their loader) are ws's
     // optional native helpers (ws is viem's, for WebSocket transports the service never opens);
     // the blink adapter's wallet stack in the tests installs them, so the lockfile holds them.
-    // (zod, an optional peer of abitype's, is installed: the MCP SDK depends on it.)
+    // (zod, once only abitype's optional peer, is installed: the MCP SDK and @x402/core depend on it.)
     const neverLoaded = [
       '@msgpackr-extract/msgpackr-extract-darwin-arm64',
       '@msgpackr-extract/msgpackr-extract-darwin-x64',

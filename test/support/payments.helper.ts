@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { type Address, getAddress, type HDAccount, type Hex, parseAbi, toHex } from 'viem';
+import { BestSwapModule } from '../../src/actions/best-swap/best-swap.module';
 import { SwapQuoteModule } from '../../src/actions/swap-quote/swap-quote.module';
 import { balanceOf } from '../../src/testing/evm/contracts';
 import {
@@ -57,14 +58,17 @@ export async function startPaidChain(): Promise<PaidChain> {
   };
 }
 
-/** The app serving swap-quote alone, listening on loopback (x402 clients speak HTTP). */
+/**
+ * The app serving swap-quote beside best swap (whose wallet mini-app document gives the paid
+ * action's blink its icon, as in the shipped app), listening on loopback (x402 clients speak HTTP).
+ */
 export async function startPaidApp(
   paid: PaidChain,
   env: Record<string, string>,
 ): Promise<{ app: NestFastifyApplication; url: string }> {
   const app = await createTestApp({
     env: { CHAIN_CONFIG_FILE: paid.chainFile, X402_PAY_TO: paid.payTo, ...env },
-    actions: [SwapQuoteModule],
+    actions: [SwapQuoteModule, BestSwapModule],
   });
   await app.listen(0, '127.0.0.1');
   return { app, url: await app.getUrl() };

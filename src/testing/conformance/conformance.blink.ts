@@ -46,11 +46,14 @@ function documentProblems(
       problems.push(`it has no ${field}`);
   }
   const mapped = blinkParameters(target.params);
-  if ('problem' in mapped) {
+  const paid = target.declaration.price !== undefined;
+  if ('problem' in mapped || paid) {
+    const why =
+      'problem' in mapped
+        ? `a parameter the spec cannot show (${mapped.problem})`
+        : 'it is paid, which a blink cannot do';
     if (blink.disabled !== true || typeof blink.error?.message !== 'string') {
-      problems.push(
-        `a parameter the spec cannot show (${mapped.problem}), but it is not disabled with an error`,
-      );
+      problems.push(`${why}, but it is not disabled with an error`);
     }
     return problems;
   }

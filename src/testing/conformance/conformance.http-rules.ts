@@ -44,6 +44,11 @@ function corsProblems(answer: Answer, origin: string, what: string): string[] {
 
 export const checkMetadata: ConformanceCheck = async (target) => {
   const answer = await send(target.app, 'GET', target.path);
+  // The platform cannot pay: a paid action has no platform document (docs/agents.md).
+  if (target.declaration.price) {
+    const published = answer.status === 200;
+    return findings('metadata', published ? ['a paid action has a platform document'] : []);
+  }
   if (answer.status !== 200) return findings('metadata', [`GET answered ${quote(answer)}`]);
   const problems = checkPlatformMetadata(answer.body).map((p) => `the platform refuses it: ${p}`);
   const { actions } = answer.body as { actions?: unknown };

@@ -18,6 +18,7 @@ import {
 import { baseCall } from './conformance.target';
 import { type BadValue, badValue, validFiles } from './conformance.values';
 import { findings } from './conformance.http-rules';
+import { paymentRequiredProblems } from './conformance.payment';
 
 /** A 400 in the action's error shape whose `error` names `name` (problems, or none). */
 function refusalProblems(
@@ -52,6 +53,11 @@ export const checkValidSamples: ConformanceCheck = async (target) => {
       call.verifiedOn = target.declaration.chains.source;
     }
     const answer = await send(target.app, 'POST', target.path, call);
+    // A paid action answers a valid sample sent without payment with its terms.
+    if (target.declaration.price) {
+      problems.push(...paymentRequiredProblems(target, answer, what));
+      continue;
+    }
     if (answer.status !== 200) {
       problems.push(`${what} answered ${quote(answer)}`);
       continue;
