@@ -4,7 +4,7 @@ import { MINI_APPS } from './actions/mini-apps';
 import type { AppConfig } from './config/app.config';
 import type { Env } from './config/env';
 import { CoreModule } from './server/core.module';
-import { DebugModule } from './debug/debug.module';
+import type * as Debug from './debug/debug.module';
 import type { MiniAppDeclaration } from './contract/mini-app.types';
 
 export interface AppModuleOptions {
@@ -20,6 +20,10 @@ export interface AppModuleOptions {
   miniApps?: readonly MiniAppDeclaration[];
 }
 
+/** The debugger page, loaded only when DEBUG_UI serves it: its files stay out of every other boot. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const debugModule = (): Type => (require('./debug/debug.module') as typeof Debug).DebugModule;
+
 @Module({})
 export class AppModule {
   static forRoot({ config, env, actions, miniApps }: AppModuleOptions): DynamicModule {
@@ -29,7 +33,7 @@ export class AppModule {
       imports: [
         CoreModule.forRoot(config, env, registered),
         ...(actions ?? ACTION_MODULES),
-        ...(config.debugUi ? [DebugModule] : []),
+        ...(config.debugUi ? [debugModule()] : []),
       ],
     };
   }

@@ -1,4 +1,4 @@
-import { validateSync } from 'class-validator';
+import { validateSync } from '../config/validator-subset';
 import type { ActionDeclaration, ActionParameter, ParamsClass } from '../contract/action.types';
 import { getDeclaredParams } from './action-param.decorator';
 import { convertParam } from './param-conversion';

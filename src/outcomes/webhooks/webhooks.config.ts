@@ -8,7 +8,7 @@ import {
   Min,
   ValidateBy,
   ValidateIf,
-} from 'class-validator';
+} from '../../config/validator-subset';
 import { type Env, httpUrlRule, readEnv, toInt } from '../../config/env';
 import { registerConfigCheck } from '../../config/configuration.check';
 
