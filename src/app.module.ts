@@ -5,7 +5,7 @@ import type { AppConfig } from './config/app.config';
 import type { Env } from './config/env';
 import { CoreModule } from './server/core.module';
 import { servedActionModules } from './payments/served-actions';
-import { DebugModule } from './debug/debug.module';
+import type * as Debug from './debug/debug.module';
 import type { MiniAppDeclaration } from './contract/mini-app.types';
 
 export interface AppModuleOptions {
@@ -21,6 +21,10 @@ export interface AppModuleOptions {
   miniApps?: readonly MiniAppDeclaration[];
 }
 
+/** The debugger page, loaded only when DEBUG_UI serves it: its files stay out of every other boot. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const debugModule = (): Type => (require('./debug/debug.module') as typeof Debug).DebugModule;
+
 @Module({})
 export class AppModule {
   static forRoot({ config, env, actions, miniApps }: AppModuleOptions): DynamicModule {
@@ -32,7 +36,7 @@ export class AppModule {
       imports: [
         CoreModule.forRoot(config, env, registered, served),
         ...served,
-        ...(config.debugUi ? [DebugModule] : []),
+        ...(config.debugUi ? [debugModule()] : []),
       ],
     };
   }

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from '../config/validator-subset';
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../config/app.config';
 import { registerConfigCheck } from '../config/configuration.check';

@@ -37,12 +37,21 @@ export const unavailable = (): ActionException =>
  * deny-list full, logout answers 503 rather than revoke nothing.
  */
 export class MemoryAuthStore implements AuthStore {
-  private readonly nonces: LRUCache<string, true>;
-  private readonly revoked: LRUCache<string, true>;
+  private nonceCache?: LRUCache<string, true>;
+  private revokedCache?: LRUCache<string, true>;
 
-  constructor(private readonly max: number) {
-    this.nonces = new LRUCache({ max, ttlAutopurge: false });
-    this.revoked = new LRUCache({ max: max + 1 });
+  constructor(private readonly max: number) {}
+
+  /**
+   * Each cache is made at its first use: lru-cache allocates its arrays for `max` entries at once,
+   * tens of milliseconds at the default 100,000, which every boot paid (docs/performance.md).
+   */
+  private get nonces(): LRUCache<string, true> {
+    return (this.nonceCache ??= new LRUCache({ max: this.max, ttlAutopurge: false }));
+  }
+
+  private get revoked(): LRUCache<string, true> {
+    return (this.revokedCache ??= new LRUCache({ max: this.max + 1 }));
   }
 
   issueNonce(nonce: string, ttlMs: number): Promise<void> {

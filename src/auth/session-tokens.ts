@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { errors, jwtVerify, SignJWT } from 'jose';
+import type * as Jose from 'jose';
 import { randomUUID } from 'node:crypto';
 import { type Address, getAddress, isAddress } from 'viem';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
@@ -9,6 +9,14 @@ import { AUTH_CONFIG, type AuthConfig } from './auth.config';
 /** Who issues the tokens: checked on every one, as the audience is. */
 export const ISSUER = 'dynamic-actions-backend';
 const ALGORITHM = 'HS256';
+
+/**
+ * jose, loaded with the first session issued or read: most requests carry no token, and the
+ * library took about 50 ms of every boot (docs/performance.md).
+ */
+let loaded: typeof Jose | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const jose = (): typeof Jose => (loaded ??= require('jose') as typeof Jose);
 
 /** A session as issued: its token and what it proves. */
 export interface IssuedSession extends VerifiedUser {
@@ -37,7 +45,7 @@ export class SessionTokens {
     const sessionId = randomUUID();
     const now = Math.floor(Date.now() / 1000);
     const expiresAt = now + this.config.sessionTtlS;
-    const token = await new SignJWT({ chain_id: chainId })
+    const token = await new (jose().SignJWT)({ chain_id: chainId })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(address)
       .setIssuer(ISSUER)
@@ -52,7 +60,7 @@ export class SessionTokens {
   /** What a token proves, or why it proves nothing. */
   async read(token: string): Promise<VerifiedUser | { refused: string }> {
     try {
-      const { payload } = await jwtVerify(token, this.config.secret, {
+      const { payload } = await jose().jwtVerify(token, this.config.secret, {
         algorithms: [ALGORITHM],
         issuer: ISSUER,
         audience: this.audience,
@@ -82,6 +90,7 @@ export class SessionTokens {
 
 /** A short reason, for the log and the 401's details (shown in development only). */
 function reasonOf(error: unknown): string {
+  const { errors } = jose();
   if (error instanceof errors.JWTExpired) return 'expired';
   if (error instanceof errors.JWTClaimValidationFailed) return `claim ${error.claim} refused`;
   if (error instanceof errors.JOSEAlgNotAllowed) return 'algorithm not allowed';

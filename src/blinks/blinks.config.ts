@@ -1,4 +1,4 @@
-import { IsIn, IsOptional, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, ValidateIf } from '../config/validator-subset';
 import { IsOriginList, list } from '../config/app-env.rules';
 import type { AppConfig } from '../config/app.config';
 import { registerConfigCheck } from '../config/configuration.check';

@@ -1,4 +1,4 @@
-import { ValidateBy } from 'class-validator';
+import { ValidateBy } from './validator-subset';
 import { isIP } from 'node:net';
 import { type HostPattern, parseHostPattern } from '../contract/host-syntax';
 import { ConfigError } from './env';

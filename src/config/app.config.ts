@@ -11,7 +11,7 @@ import {
   MaxLength,
   Min,
   MinLength,
-} from 'class-validator';
+} from './validator-subset';
 import type { HostPattern } from '../contract/host-syntax';
 import { ConfigError, type Env, httpUrlRule, readEnv, toBool, toInt } from './env';
 import { MAX_PUBLISHED_URL_LENGTH } from './mini-apps.config';

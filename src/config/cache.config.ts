@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from './validator-subset';
 import { type Env, readEnv, toInt } from './env';
 
 /** Injection token of the CacheConfig ResultCache reads. */

@@ -1,5 +1,5 @@
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { validateSync } from './validator-subset';
 import { shownValue } from './redact-url';
 import { isProductionEnv, requiredInProductionOf } from './required-in-production';
 

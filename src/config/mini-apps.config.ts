@@ -1,4 +1,4 @@
-import { isURL } from 'class-validator';
+import { isURL } from './validator-subset';
 import { type Env, httpUrlRule } from './env';
 import { shownValue } from './redact-url';
 

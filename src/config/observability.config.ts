@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from './validator-subset';
 import { type Env, readEnv, toInt } from './env';
 
 /** Injection token of the ObservabilityConfig. */

@@ -1,4 +1,4 @@
-import { ValidateBy } from 'class-validator';
+import { ValidateBy } from './validator-subset';
 import { parseAddresses, parseRedisUrl } from './redis-target';
 
 /** REDIS_URL: one server's URL, or a cluster's seeds (`redis+cluster://host:port,host:port`). */

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Max, Min } from './validator-subset';
 import { type Env, readEnv, toInt } from './env';
 
 /** Injection token of the ThrottleConfig the action throttler reads. */

@@ -1,5 +1,14 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsNumber, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
+import {
+  IsIn,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Max,
+  Min,
+  MinLength,
+} from './validator-subset';
 import { type Env, httpUrlRule, readEnv, toBool } from './env';
 
 /** What OpenTelemetry's own variables name; `grpc` is not offered (no gRPC exporter is shipped). */

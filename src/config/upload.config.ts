@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from './validator-subset';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { type Env, readEnv, toInt } from './env';

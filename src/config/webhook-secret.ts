@@ -1,4 +1,4 @@
-import { ValidateBy } from 'class-validator';
+import { ValidateBy } from './validator-subset';
 
 /** 192 bits: the least key an HMAC-SHA256 secret should have; 32 random bytes are advised. */
 export const MIN_WEBHOOK_SECRET_BYTES = 24;

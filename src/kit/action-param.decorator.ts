@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsDefined, IsOptional } from 'class-validator';
+import { IsDefined, IsOptional } from '../config/validator-subset';
 import type { ActionParameter, ParamSpec, ParamsClass } from '../contract/action.types';
 import { kindOf } from './params';
 

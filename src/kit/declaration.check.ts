@@ -1,4 +1,4 @@
-import { validateSync } from 'class-validator';
+import { validateSync } from '../config/validator-subset';
 import { isAddress } from 'viem';
 import type { ActionDeclaration, ActionParameter, ParamsClass } from '../contract/action.types';
 import { getDeclaredParams } from './action-param.decorator';

@@ -1,4 +1,4 @@
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn, IsOptional } from '../config/validator-subset';
 import { registerConfigCheck } from '../config/configuration.check';
 import { type Env, readEnv } from '../config/env';
 

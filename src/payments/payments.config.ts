@@ -1,5 +1,13 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsUrl, Matches, Max, Min, ValidateBy } from 'class-validator';
+import {
+  IsInt,
+  IsOptional,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  ValidateBy,
+} from '../config/validator-subset';
 import { type Address, getAddress, type Hex, isAddress } from 'viem';
 import { registerConfigCheck } from '../config/configuration.check';
 import { ConfigError, type Env, httpUrlRule, readEnv, toInt } from '../config/env';

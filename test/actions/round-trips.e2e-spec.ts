@@ -25,6 +25,7 @@ import {
 } from '../../src/testing';
 import { png } from '../../src/testing/sample-files';
 import { readHeadProbe } from '../../src/evm/transaction/head-probe';
+import { ERC20_APPROVE } from '../../src/evm/transaction/approval-step';
 import { createTestApp } from '../support/app.factory';
 import { formBody } from '../support/multipart.helper';
 import { runAction } from '../support/platform';
@@ -49,10 +50,15 @@ import { RpcRecorder } from '../support/rpc.recorder';
  * shows the probe reports the head. Measured: send-token (USDC) 5 calls, mint-nft 4, best-swap
  * USDC→WAVAX 6, AVAX→USDC 7 (the reserves in one eth_call, a dry run per route, the gas price for
  * the coin).
+ * Since issue 45: a fresh wallet's approval answer is 1 batch too (it took 2: the batch, then the
+ * approval's own dry run). Each spender's `approve` dry run rides in the batch, so best-swap
+ * USDC→WAVAX counts 8 calls (one more per pool's router), approval answer or swap.
  */
 const FUJI = 43113;
 /** The figures above, as bounds: a change that adds a call fails here. */
-const MOST_CALLS = { sendToken: 5, mint: 4, swapTokenIn: 6, swapCoinIn: 7 };
+const MOST_CALLS = { sendToken: 5, mint: 4, swapTokenIn: 8, swapCoinIn: 7 };
+/** ERC-20 `approve(address,uint256)`'s selector. */
+const APPROVE = '0x095ea7b3';
 
 describe('round trips to the node per transaction answer', () => {
   let testChain: TestChain;
@@ -237,6 +243,47 @@ describe('round trips to the node per transaction answer', () => {
     const tip = document.actions.find((a) => a.label === 'Tip the project');
     expect(tip).toMatchObject({ type: 'transfer', to: testChain.users[2].address });
     expect(counts()).toEqual({ batches: 0, calls: 0 });
+  });
+
+  it("best-swap for a fresh wallet: the approval answer in exactly 1 batch, with the approval's dry run", async () => {
+    // A funded wallet that never approved a router: every answer to it is the approval.
+    const fresh = testChain.users[3];
+    const params = { tokenIn: 'USDC', tokenOut: 'WAVAX', amountIn: '10', slippage: '1' };
+    const ask = (): ReturnType<typeof runAction> =>
+      runAction(app, '/api/best-swap', params, { 'x-wallet-address': fresh.address });
+    for (let answer = 0; answer < 2; answer++) {
+      recorder.reset();
+      const approval = await ask();
+      expect(approval.status).toBe(200);
+      expect(approval.body.params).toMatchObject({ functionName: 'approve' });
+      expect(counts()).toEqual({ batches: 1, calls: expect.any(Number) });
+      expect(counts().calls).toBeLessThanOrEqual(MOST_CALLS.swapTokenIn);
+      // The batch's calls read one block (the probe first, eth_blockNumber last).
+      const [calls] = recorder.requests;
+      expect(
+        isHeadProbe(
+          calls.find((c) => c.method === 'eth_call')!,
+          fresh.address,
+        ),
+      ).toBe(true);
+      expect(calls.at(-1)!.method).toBe('eth_blockNumber');
+      // The answered approval was dry-run in that batch, from the wallet, as it will be sent.
+      const tx = deserializeTransaction(approval.body.serializedTransaction as string);
+      expect(getAddress(tx.to!)).toBe(getAddress(testChain.fixture.usdc));
+      const approved = decodeFunctionData({ abi: [ERC20_APPROVE], data: tx.data! }).args;
+      const dryRuns = calls.filter((c) => {
+        const call = c.params?.[0] as { from?: string; to?: string; data?: string } | undefined;
+        return c.method === 'eth_call' && call?.data?.startsWith(APPROVE);
+      });
+      expect(dryRuns.length).toBeGreaterThan(0);
+      const ran = dryRuns.map((c) => {
+        const call = c.params![0] as { from: string; to: string; data: Hex };
+        expect(getAddress(call.from)).toBe(fresh.address);
+        expect(getAddress(call.to)).toBe(getAddress(testChain.fixture.usdc));
+        return decodeFunctionData({ abi: [ERC20_APPROVE], data: call.data }).args;
+      });
+      expect(ran).toContainEqual(approved);
+    }
   });
 
   it.each([

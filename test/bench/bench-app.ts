@@ -6,10 +6,16 @@
  */
 /* eslint-disable @typescript-eslint/no-require-imports -- the compiled modules, not the sources */
 import type * as BootstrapTs from '../../src/bootstrap';
+import type * as HttpView from '../../src/http-esm-view';
 
-// First, as in main.ts: tracing, when configured, starts before what it instruments is loaded.
+// As main.ts: the compile cache first, then tracing (when configured) before what it instruments
+// is loaded, then the application without Node's bundled undici.
+require('../../dist/compile-cache');
 require('../../dist/tracing');
-const { start } = require('../../dist/bootstrap') as typeof BootstrapTs;
+const { withoutHttpUndiciGetters } = require('../../dist/http-esm-view') as typeof HttpView;
+const { start } = withoutHttpUndiciGetters(
+  () => require('../../dist/bootstrap') as typeof BootstrapTs,
+);
 
 export type BenchAppOptions = BootstrapTs.BootstrapOptions;
 

@@ -3,10 +3,18 @@ import { join } from 'node:path';
 import ts from 'typescript';
 
 /**
- * The bench's own server entries, booting the compiled app from dist/ (see bench-app.ts), and
- * the load generator (started twice per row: compiled, it starts without ts-node).
+ * The bench's own server entries, booting the compiled app from dist/ (see bench-app.ts), the
+ * load generator (started twice per row: compiled, it starts without ts-node), and bare Fastify
+ * compiled, which the boot row (boot-time.ts) shows beside the one run through ts-node.
  */
-const ENTRIES = ['bench-app.ts', 'many-actions.main.ts', 'rate-keys.main.ts', 'load.ts'];
+const ENTRIES = [
+  'bench-app.ts',
+  'many-actions.main.ts',
+  'rate-keys.main.ts',
+  'load.ts',
+  'bare-fastify.server.ts',
+  'calculator.handwritten.ts',
+];
 export const ENTRY_DIR = 'dist/bench';
 
 /**

@@ -6,6 +6,8 @@
  * batches and calls. Each action answers one request at a time, the same wallet each time; the
  * first answers (approvals) are not counted. The rows marked "a block before each" mine a block
  * (another wallet's transfer, straight to the chain) before every answer, as a live chain does.
+ * The approval row asks as a wallet that never approved the routers and signs nothing: every
+ * answer counted is the approval a fresh wallet gets first.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,13 +40,14 @@ async function mine(testChain: TestChain): Promise<void> {
   await testChain.chain.publicClient.waitForTransactionReceipt({ hash });
 }
 
+/** `user`: which of the test chain's funded users asks (0 unless the row says otherwise). */
 const post =
-  (path: string, params: Record<string, string>): Ask =>
+  (path: string, params: Record<string, string>, user = 0): Ask =>
   async (app, testChain) => {
     const response = await app.inject({
       method: 'POST',
       url: `${path}?${new URLSearchParams(params).toString()}`,
-      headers: { 'x-wallet-address': testChain.users[0].address },
+      headers: { 'x-wallet-address': testChain.users[user].address },
     });
     return { status: response.statusCode, body: response.json() };
   };
@@ -63,7 +66,12 @@ const mint: Ask = async (app, testChain) => {
   return { status: response.statusCode, body: response.json() };
 };
 
-const ROWS: [string, Ask, { mine?: boolean }?][] = [
+/** `mine`: a block before each answer; `approval`: every answer is an approval (none signed). */
+type RowOptions = { mine?: boolean; approval?: boolean };
+/** The funded user that never approves anything: the approval row's fresh wallet. */
+const FRESH_USER = 3;
+
+const ROWS: [string, Ask, RowOptions?][] = [
   [
     'send-token (USDC)',
     post('/api/send-token', {
@@ -98,6 +106,11 @@ const ROWS: [string, Ask, { mine?: boolean }?][] = [
     'best-swap (USDC→WAVAX), a block before each',
     post('/api/best-swap', { tokenIn: 'USDC', tokenOut: 'WAVAX', amountIn: '1' }),
     { mine: true },
+  ],
+  [
+    'best-swap approval (USDC→WAVAX, a fresh wallet)',
+    post('/api/best-swap', { tokenIn: 'USDC', tokenOut: 'WAVAX', amountIn: '1' }, FRESH_USER),
+    { approval: true },
   ],
   [
     'best-swap (AVAX→USDC, 2 pools)',
@@ -151,9 +164,11 @@ export async function roundTrips(): Promise<string> {
     '|---|---|---|---|---|---|---|',
   ];
   try {
-    for (const [name, ask, { mine: mining = false } = {}] of ROWS) {
-      await settle(testChain, await ask(app, testChain));
-      await settle(testChain, await ask(app, testChain));
+    for (const [name, ask, { mine: mining = false, approval = false } = {}] of ROWS) {
+      if (!approval) {
+        await settle(testChain, await ask(app, testChain));
+        await settle(testChain, await ask(app, testChain));
+      }
       recorder.reset();
       const times: number[] = [];
       for (let i = 0; i < ANSWERS; i++) {
@@ -162,6 +177,9 @@ export async function roundTrips(): Promise<string> {
         const answer = await ask(app, testChain);
         times.push(performance.now() - started);
         if (answer.status !== 200) throw new Error(`${name}: ${answer.status}`);
+        const shown = answer.body.params as { functionName?: string } | undefined;
+        if (approval !== (shown?.functionName === 'approve'))
+          throw new Error(`${name}: answered ${shown?.functionName}`);
       }
       const p50 = median(times);
       // The node's own time per answer (its requests' sum), so the service's share shows apart.

@@ -4,8 +4,10 @@
  * 200 more actions, 1M rate-limit keys held, 2000 connections), one server at a time on
  * loopback, in alternating rounds; prints the table docs/performance.md shows and a line per target.
  * Options: --rounds 3 --duration 10 --warmup 3 --sustain 60 (0 skips the decay run),
- * --only memory,fastify (row ids: see bench.specs.ts), --no-build, --no-round-trips (skips the
- * round trips per transaction answer behind a 100 ms proxy: round-trips.ts).
+ * --boots 7 (boots of each server in the boot row, boot-time.ts; 0 skips it),
+ * --only memory,fastify (row ids: see bench.specs.ts; `boot` for the boot row), --no-build,
+ * --no-round-trips (skips the round trips per transaction answer behind a 100 ms proxy:
+ * round-trips.ts).
  */
 import { followerCost } from './follower-cost';
 import { largeBlockCost } from './follower-large-block';
@@ -27,6 +29,7 @@ import {
 } from './bench.servers';
 import { BENCH_CHAIN_PORT, TS } from './bench.specs';
 import { roundTrips } from './round-trips';
+import { bootTimes } from './boot-time';
 import { startStubNode } from './bench.stub';
 import { verifySameAnswers } from './bench.verify';
 
@@ -36,28 +39,31 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '3' },
     sustain: { type: 'string', default: '60' },
+    boots: { type: 'string', default: '7' },
     only: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
     'no-round-trips': { type: 'boolean', default: false },
   },
 });
-const [rounds, duration, warmup, sustain] = [
+const [rounds, duration, warmup, sustain, boots] = [
   values.rounds,
   values.duration,
   values.warmup,
   values.sustain,
+  values.boots,
 ].map(Number);
 const PORT = 3190;
 
 const only = values.only?.split(',').map((id) => id.trim());
-const unknown = only?.filter((id) => !SERVERS.some((s) => s.id === id)) ?? [];
+const unknown = only?.filter((id) => id !== 'boot' && !SERVERS.some((s) => s.id === id)) ?? [];
 if (unknown.length > 0) {
   console.error(
-    `unknown rows: ${unknown.join(', ')}; rows: ${SERVERS.map((s) => s.id).join(', ')}`,
+    `unknown rows: ${unknown.join(', ')}; rows: ${SERVERS.map((s) => s.id).join(', ')}, boot`,
   );
   process.exit(2);
 }
 const chosen = only ? SERVERS.filter((s) => only.includes(s.id)) : SERVERS;
+const bootRow = boots > 0 && (!only || only.includes('boot'));
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** Every calculator server must answer as the production server does; send-token answers 200. */
@@ -170,10 +176,13 @@ async function bench(): Promise<void> {
   console.log(
     `machine: ${cpus().length} × ${cpus()[0]?.model}, node ${process.version}, pinning ${canPin ? 'server core 0, load core 1' : 'unavailable'}`,
   );
-  await verify();
-  const rows = await measure();
-  printTable(rows);
-  printTargets(rows);
+  if (chosen.length > 0) {
+    await verify();
+    const rows = await measure();
+    printTable(rows);
+    printTargets(rows);
+  }
+  if (bootRow) console.log(await bootTimes(boots));
   if (sustain > 0) console.log(await decay());
   console.log(await followerCost());
   console.log(await largeBlockCost());

@@ -11,7 +11,7 @@ import {
   Min,
   MinLength,
   ValidateIf,
-} from 'class-validator';
+} from '../../config/validator-subset';
 import { resolve } from 'node:path';
 import { type Env, httpUrlRule, readEnv, toBool, toInt } from '../../config/env';
 import { registerConfigCheck } from '../../config/configuration.check';

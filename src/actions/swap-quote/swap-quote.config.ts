@@ -1,4 +1,4 @@
-import { IsOptional, Matches } from 'class-validator';
+import { IsOptional, Matches } from '../../config/validator-subset';
 import { type Env, readEnv } from '../../config/env';
 import { registerConfigCheck } from '../../config/configuration.check';
 

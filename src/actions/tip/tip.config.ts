@@ -1,4 +1,4 @@
-import { IsOptional, ValidateBy } from 'class-validator';
+import { IsOptional, ValidateBy } from '../../config/validator-subset';
 import { type Address, getAddress, isAddress } from 'viem';
 import { type Env, readEnv } from '../../config/env';
 import { registerConfigCheck } from '../../config/configuration.check';

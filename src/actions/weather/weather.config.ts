@@ -1,4 +1,4 @@
-import { IsOptional, IsUrl } from 'class-validator';
+import { IsOptional, IsUrl } from '../../config/validator-subset';
 import { type Env, httpUrlRule, readEnv } from '../../config/env';
 import { registerConfigCheck } from '../../config/configuration.check';
 

@@ -1,4 +1,4 @@
-import { isURL } from 'class-validator';
+import { isURL } from '../../config/validator-subset';
 import { type Address, getAddress, isAddress } from 'viem';
 import { knownChain, viemDefinition } from './known-chains';
 import type { ChainInfo, PoolInfo, TokenInfo } from './chains.config';

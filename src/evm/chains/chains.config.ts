@@ -1,4 +1,4 @@
-import { IsIn, IsOptional, IsString, MinLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MinLength } from '../../config/validator-subset';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Address } from 'viem';

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from '../../config/validator-subset';
 import { type Env, readEnv, toInt } from '../../config/env';
 import { registerConfigCheck } from '../../config/configuration.check';
 

@@ -11,7 +11,7 @@ import { getCallError } from 'viem/utils';
 import type { RpcBatch, RpcCall } from '../chains/rpc-batch';
 import { multicall3Code, viewsCall } from './batch-views';
 import { headProbe, readHeadProbe } from './head-probe';
-import { ERC20_ALLOWANCE_ABI, type Erc20Spend } from './erc20-spend';
+import { approvalAmount, approveCall, ERC20_ALLOWANCE_ABI, type Erc20Spend } from './erc20-spend';
 import type { UnsignedTransaction } from './tx-serialization';
 
 /** A view call answered in the same batch as the checks, at the same block. */
@@ -48,10 +48,21 @@ export interface Gathered {
   /** By token address (lower case), and by `token:spender`. */
   tokenBalances: Map<string, Settled<bigint>>;
   allowances: Map<string, Settled<bigint>>;
+  /**
+   * By `approvalKey`: each spender's `approve(spender, amount)` dry-run from the user at the same
+   * block, for the answer to give when the allowance falls short (the approval, step 1 of 2). In
+   * the batch whether or not the allowance turns out short, so that the approval answer, too,
+   * costs one round trip.
+   */
+  approvals: Map<string, Settled<{ data?: Hex }>>;
 }
 
 export const allowanceKey = (spend: Erc20Spend): string =>
   `${spend.token.address.toLowerCase()}:${spend.spender?.toLowerCase()}`;
+
+/** The approval a spend asks for: its token, spender and amount. */
+export const approvalKey = (spend: Erc20Spend): string =>
+  `${allowanceKey(spend)}:${approvalAmount(spend)}`;
 
 /**
  * Every read and dry run of a check in ONE JSON-RPC batch (RpcBatch: the calls written out here,
@@ -81,7 +92,9 @@ export const allowanceKey = (spend: Erc20Spend): string =>
  * The views (`reads`, token balances, allowances) travel in ONE eth_call when there are two or
  * more: viem's multicall, deployless (Multicall3's code sent with the call, so no chain needs it
  * deployed), which also reads them all in one EVM execution. Only the pending nonce (for the
- * intent) and the gas price are not state reads at a block.
+ * intent) and the gas price are not state reads at a block. A spend with a spender adds its
+ * `approve` dry-run from the user (it cannot ride in the multicall, whose calls come from the
+ * multicall's address): a fresh wallet's approval answer then needs no batch of its own.
  */
 export async function gather(
   batch: RpcBatch,
@@ -98,6 +111,10 @@ export async function gather(
     spends.filter((s) => s.spender),
     allowanceKey,
   );
+  const approvals = unique(
+    spends.filter((s) => s.spender),
+    approvalKey,
+  ).map((spend) => ({ spend, tx: approveCall(spend, approvalAmount(spend)) }));
   const sendsCoin = candidates.some((c) => (c.tx.value ?? 0n) > 0n);
   const account = { address: from, type: 'json-rpc' } as const;
   const views = viewsCall(
@@ -136,6 +153,12 @@ export async function gather(
         ],
       }),
     ),
+    approvals: approvals.map(({ tx }) =>
+      add({
+        method: 'eth_call',
+        params: [formatTransactionRequest({ account, to: tx.to, data: tx.data }), tag],
+      }),
+    ),
     // For the intent (src/outcomes): a later transaction at this nonce replaces the answer.
     nonce: add({ method: 'eth_getTransactionCount', params: [from, 'pending'] }),
     closing: block === undefined ? add({ method: 'eth_blockNumber' }) : -1,
@@ -169,6 +192,12 @@ export async function gather(
     allowances: new Map(
       spenders.map((s, i) => [allowanceKey(s), allowances[i] as Settled<bigint>]),
     ),
+    approvals: new Map(
+      approvals.map(({ spend, tx }, i) => [
+        approvalKey(spend),
+        dryRun(answers[at.approvals[i]], account, tx, block),
+      ]),
+    ),
     nonce: map(answers[at.nonce], (hex) => hexToNumber(hex as Hex)),
   };
 }
@@ -177,7 +206,7 @@ export async function gather(
 function dryRun(
   answer: Settled<unknown>,
   account: { address: Address; type: 'json-rpc' },
-  tx: UnsignedTransaction,
+  tx: Pick<UnsignedTransaction, 'to' | 'data' | 'value'>,
   blockNumber: bigint | undefined,
 ): Settled<{ data?: Hex }> {
   if (answer.status === 'rejected') {

@@ -1,4 +1,4 @@
-import { type Address, encodeFunctionData, parseAbi, type PublicClient } from 'viem';
+import { type Address, encodeFunctionData, type Hex, parseAbi, type PublicClient } from 'viem';
 import type { SpentToken } from './revert-reason';
 
 export const ERC20_ALLOWANCE_ABI = parseAbi([
@@ -29,6 +29,18 @@ export const MAX_APPROVAL_MULTIPLE = 100n;
 /** The approval an action asked for, within its bounds (checked by the builder). */
 export const approvalAmount = (spend: Erc20Spend): bigint => spend.approve ?? spend.amount;
 
+/** `approve(spender, amount)` on the spend's token: the call an approval answer makes. */
+export function approveCall(spend: Erc20Spend, amount: bigint): { to: Address; data: Hex } {
+  return {
+    to: spend.token.address,
+    data: encodeFunctionData({
+      abi: ERC20_ALLOWANCE_ABI,
+      functionName: 'approve',
+      args: [spend.spender!, amount],
+    }),
+  };
+}
+
 /** `approve(spender, amount)` dry-run from the signer at `blockNumber`: it rejects when it would revert. */
 export function approveDryRun(
   client: PublicClient,
@@ -37,14 +49,5 @@ export function approveDryRun(
   amount: bigint,
   blockNumber: bigint,
 ): Promise<unknown> {
-  return client.call({
-    account: from,
-    to: spend.token.address,
-    blockNumber,
-    data: encodeFunctionData({
-      abi: ERC20_ALLOWANCE_ABI,
-      functionName: 'approve',
-      args: [spend.spender!, amount],
-    }),
-  });
+  return client.call({ account: from, blockNumber, ...approveCall(spend, amount) });
 }

@@ -8,6 +8,7 @@ import { formatAmount } from './amounts';
 import { coin, GAS_CEILING, gasShortfall, shortfall } from './shortfall';
 import {
   allowanceKey,
+  approvalKey,
   type BatchCandidate,
   type ChainRead,
   gather,
@@ -156,9 +157,11 @@ export class TransactionSimulator {
   }
 
   /**
-   * The approval to answer for a short allowance, dry-run at the batch's block: `approve(amount)`
-   * and, for tokens like mainnet USDT that refuse to change a non-zero allowance, `approve(0)`
-   * first (both in one more batch: only the approval answer pays it).
+   * The approval to answer for a short allowance: `approve(amount)`, dry-run in the batch itself
+   * (check-batch.ts, `approvals`), so the approval answer costs one round trip like any other.
+   * Only when that dry run fails on a non-zero allowance is `approve(0)` dry-run, in one more
+   * round trip, for tokens like mainnet USDT that refuse to change a non-zero allowance (answered
+   * as the reset, step 1 of 3).
    */
   async approval(
     chain: ChainInfo,
@@ -170,11 +173,14 @@ export class TransactionSimulator {
     const client = this.rpc.client(chain);
     const amount = approvalAmount(spend);
     const allowance = this.known(chain, state.allowances.get(allowanceKey(spend))!);
-    const [run, reset] = await Promise.all([
-      settle(approveDryRun(client, from, spend, amount, state.block)),
-      allowance > 0n ? settle(approveDryRun(client, from, spend, 0n, state.block)) : undefined,
-    ]);
+    const run =
+      state.approvals.get(approvalKey(spend)) ??
+      (await settle(approveDryRun(client, from, spend, amount, state.block)));
     if (run.status === 'fulfilled') return { kind: 'approve', amount, reset: false };
+    const reset =
+      allowance > 0n
+        ? await settle(approveDryRun(client, from, spend, 0n, state.block))
+        : undefined;
     if (reset?.status === 'fulfilled') return { kind: 'approve', amount, reset: true };
     throw this.revert(chain, (reset ?? run).reason, spend, errors);
   }

@@ -5,7 +5,7 @@ import {
   type MetadataStorage,
   type ValidationArguments,
   type ValidatorConstraintInterface,
-} from 'class-validator';
+} from '../../config/validator-subset';
 import { cacheValidationRules } from './validation-rules.cache';
 
 type Rules = ReturnType<MetadataStorage['getTargetValidationMetadatas']>;

@@ -1,4 +1,4 @@
-import { ValidateBy, type ValidationArguments } from 'class-validator';
+import { ValidateBy, type ValidationArguments } from '../../config/validator-subset';
 import type { ActionParameter, ParamSpec } from '../../contract/action.types';
 
 /**

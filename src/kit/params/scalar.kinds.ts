@@ -1,4 +1,4 @@
-import { IsBoolean, IsIn, IsNumber, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsNumber, Max, Min } from '../../config/validator-subset';
 import { isAddress } from 'viem';
 import type { ActionParameter, ParamSpec } from '../../contract/action.types';
 import { readAddress } from '../../contract/address';

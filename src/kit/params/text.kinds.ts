@@ -1,4 +1,4 @@
-import { isEmail, IsString, isURL, MaxLength, MinLength } from 'class-validator';
+import { isEmail, IsString, isURL, MaxLength, MinLength } from '../../config/validator-subset';
 import type { ActionParameter, ParamSpec } from '../../contract/action.types';
 import { compilePattern, patternProblem } from './text-pattern';
 import { type ParamKind, rule, unusedFields } from './param-kind';

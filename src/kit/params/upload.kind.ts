@@ -1,4 +1,4 @@
-import type { ValidationArguments } from 'class-validator';
+import type { ValidationArguments } from '../../config/validator-subset';
 import type { ActionParameter, ParamSpec } from '../../contract/action.types';
 import {
   acceptList,

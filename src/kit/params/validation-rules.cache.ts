@@ -1,4 +1,4 @@
-import { getMetadataStorage, type MetadataStorage } from 'class-validator';
+import { getMetadataStorage, type MetadataStorage } from '../../config/validator-subset';
 
 type Rules = ReturnType<MetadataStorage['getTargetValidationMetadatas']>;
 type Grouped = ReturnType<MetadataStorage['groupByPropertyName']>;

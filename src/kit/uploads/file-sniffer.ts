@@ -1,5 +1,5 @@
-import { imageSize } from 'image-size';
-import { filetypeinfo } from 'magic-bytes.js';
+import type * as ImageSize from 'image-size';
+import type * as MagicBytes from 'magic-bytes.js';
 import { open } from 'node:fs/promises';
 import {
   type FileContent,
@@ -7,6 +7,22 @@ import {
   type UploadedImage,
   withContent,
 } from './uploaded-file';
+
+/**
+ * The two readers, loaded with the first upload: actions without one never pay them at boot
+ * (docs/performance.md).
+ */
+let readers: {
+  imageSize: typeof ImageSize.imageSize;
+  filetypeinfo: typeof MagicBytes.filetypeinfo;
+};
+const reader = (): typeof readers =>
+  (readers ??= {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    imageSize: (require('image-size') as typeof ImageSize).imageSize,
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    filetypeinfo: (require('magic-bytes.js') as typeof MagicBytes).filetypeinfo,
+  });
 
 /** Files made by the upload reader: a JSON value shaped like one is still not a file. */
 const uploads = new WeakSet<object>();
@@ -79,7 +95,7 @@ function describe(
   head: Buffer,
   size: number,
 ): { description: Description; image: boolean } {
-  const guesses = filetypeinfo(head);
+  const guesses = reader().filetypeinfo(head);
   const wanted = extensionOf(filename);
   const guess =
     guesses.find((g) => normal(g.extension ?? '') === wanted || normal(g.typename) === wanted) ??
@@ -106,7 +122,7 @@ function made(
 /** An image's dimensions from its header; none for a truncated or corrupt one (a file, not an image). */
 function dimensions(bytes: Buffer): { width: number; height: number } | undefined {
   try {
-    const { width, height } = imageSize(bytes);
+    const { width, height } = reader().imageSize(bytes);
     return width > 0 && height > 0 ? { width, height } : undefined;
   } catch {
     return undefined;

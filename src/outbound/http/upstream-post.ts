@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import { Pool } from 'undici';
+import type * as Undici from 'undici';
+import type { Pool } from 'undici';
 import { networkError } from './upstream-answer';
 import { AnswerTooLargeError, UpstreamError } from './upstream.error';
 
@@ -50,7 +51,11 @@ export function splitCredentials(url: string): { url: URL; headers: Record<strin
  * the tracing instrumentation gives each request its HTTP span and `traceparent` as for fetch.
  */
 export function upstreamPool(origin: string, connections: number): Pool {
-  return new Pool(origin, { connections });
+  // A require, not an import: undici loads with the first pool (the first check a transaction
+  // action asks of a node), not in every boot, where it took about 100 ms (docs/performance.md).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const undici = require('undici') as typeof Undici;
+  return new undici.Pool(origin, { connections });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { DynamicModule, Type } from '@nestjs/common';
-import { isURL } from 'class-validator';
+import { isURL } from '../../config/validator-subset';
 import { ConfigError, type Env, httpUrlRule } from '../../config/env';
 import { redactUrl } from '../../config/redact-url';
 import type { ActionDeclaration, ActionWebhookTarget } from '../../contract/action.types';

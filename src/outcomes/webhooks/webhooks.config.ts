@@ -1,5 +1,13 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateIf } from 'class-validator';
+import {
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Max,
+  Min,
+  ValidateIf,
+} from '../../config/validator-subset';
 import { type Env, httpUrlRule, readEnv, toInt } from '../../config/env';
 import { registerConfigCheck } from '../../config/configuration.check';
 import { IsWebhookSecret } from '../../config/webhook-secret';

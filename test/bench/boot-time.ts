@@ -1,0 +1,65 @@
+/**
+ * `npm run bench`'s boot row (issue 45: the production build answers its first request in at most
+ * 2 × bare Fastify's time): bare Fastify, the card's floor and the production build, each booted
+ * `boots` times in alternating order (A B C, C B A…), one at a time, pinned as the bench pins its
+ * servers; the time from spawning the process to its first 200 on the calculator, and the CPU the
+ * process used until then (steadier than the time on a shared machine). Bare Fastify and the floor
+ * run as their req/s rows do, through ts-node's transpile-only register; bare Fastify compiled
+ * (dist/bench, no ts-node) is shown too, for what that register costs. Alone (after
+ * `npm run build`): `npx ts-node --transpile-only test/bench/boot-time.ts [boots]`.
+ */
+import { compileEntries, ENTRY_DIR } from './bench.entries';
+import { cpuMs, SERVERS, type ServerSpec, startServer, stopServer } from './bench.servers';
+import { median } from './bench.stats';
+import { printAlone } from './bench.report';
+
+const PORT = 3270;
+const spec = (id: string): ServerSpec => SERVERS.find((server) => server.id === id)!;
+const COMPILED_FASTIFY: ServerSpec = {
+  id: 'fastify-compiled',
+  name: 'bare fastify, compiled (no ts-node)',
+  args: [`${ENTRY_DIR}/bare-fastify.server.js`],
+};
+/** Bare Fastify first: the figure the others are compared with. */
+const BOOTED: readonly ServerSpec[] = [
+  spec('fastify'),
+  spec('floor'),
+  { ...spec('memory'), name: 'nest (the production build, every layer on)' },
+  COMPILED_FASTIFY,
+];
+
+interface Boots {
+  spec: ServerSpec;
+  ms: number[];
+  cpu: number[];
+}
+
+export async function bootTimes(boots = 7): Promise<string> {
+  const rows: Boots[] = BOOTED.map((server) => ({ spec: server, ms: [], cpu: [] }));
+  for (let round = 0; round < boots; round++) {
+    for (const row of round % 2 === 0 ? rows : [...rows].reverse()) {
+      const running = await startServer(row.spec, PORT);
+      row.ms.push(running.bootMs);
+      row.cpu.push(cpuMs(running));
+      await stopServer(running);
+    }
+  }
+  const [fastify, floor, project] = rows.map((row) => median(row.ms));
+  const [fastifyCpu, , projectCpu] = rows.map((row) => median(row.cpu));
+  const lines = [
+    `\nboot to the first answer (POST /api/calculator 200), ${boots} boots each in alternating order:`,
+    '| server | ms (median) | ms (min–max) | CPU ms (median) | vs bare fastify |',
+    '|---|---|---|---|---|',
+    ...rows.map(
+      (row) =>
+        `| ${row.spec.name} | ${Math.round(median(row.ms))} | ${Math.round(Math.min(...row.ms))}–${Math.round(Math.max(...row.ms))} | ${Math.round(median(row.cpu))} | ${(median(row.ms) / fastify).toFixed(2)} |`,
+    ),
+    `boot: the production build ${Math.round(project)} ms, ${(project / fastify).toFixed(2)} × bare Fastify's ${Math.round(fastify)} ms (the floor: ${Math.round(floor)} ms, ${(floor / fastify).toFixed(2)} ×); CPU ${(projectCpu / fastifyCpu).toFixed(2)} ×; target: at most 2 ×`,
+  ];
+  return lines.join('\n');
+}
+
+if (require.main === module) {
+  compileEntries();
+  printAlone(() => bootTimes(Number(process.argv[2] ?? 7)));
+}
