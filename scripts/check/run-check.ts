@@ -180,8 +180,10 @@ export async function runCheck(options: CheckOptions): Promise<Row[]> {
   }
   // The same actions as an agent calls them: their MCP tools. The SDK's client loads only now
   // (a second of CPU a usage error need not pay).
-  const { mcpRows } = await import('./mcp');
-  rows.push(...(await mcpRows(options, targets)));
+  if (targets.length > 0) {
+    const { mcpRows } = await import('./mcp');
+    rows.push(...(await mcpRows(options, targets)));
+  }
   const published = [...checked];
   for (const path of wanted ?? []) {
     if (published.some((p) => p === path || p.endsWith(path))) continue;
