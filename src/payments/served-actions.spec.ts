@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import type { ActionDeclaration, MiniAppDeclaration } from '../contract/action.types';
+import type { ActionDeclaration } from '../contract/action.types';
+import type { MiniAppDeclaration } from '../contract/mini-app.types';
 import { ActionController } from '../kit/action.decorator';
 import { servedActionModules } from './served-actions';
 
