@@ -112,7 +112,8 @@ export function remoteFacilitatorClient(url: string, timeoutMs: number): Facilit
  * A facilitator whose failures say nothing of it: a thrown error (a node's, carrying its URL;
  * the facilitator's own text) is logged, URLs redacted and repeats limited, and rethrown as one
  * FacilitatorResponseError that the gate answers 502. Refusals (`isValid: false`, `success:
- * false`) are answers, passed on as they are.
+ * false`, and the VerifyError and SettleError x402's client throws for one sent with an error
+ * status) are passed on as they are.
  */
 export class GuardedFacilitator implements FacilitatorClient {
   private readonly logger = new Logger('Facilitator');
@@ -141,6 +142,9 @@ export class GuardedFacilitator implements FacilitatorClient {
     try {
       return await call();
     } catch (error) {
+      // A refusal a facilitator answered with an error status is still a refusal (402). By
+      // name: each entry of @x402/core bundles its own copy of these classes.
+      if (error instanceof Error && /^(Verify|Settle)Error$/.test(error.name)) throw error;
       const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       limitLog(this.logger).warn(
         `facilitator ${what}`,
