@@ -231,7 +231,10 @@ describe('npm run new:action (in a copy of the project)', () => {
     expect(myNote).not.toMatch(/^\s+params:/m);
     const gift = read('src/actions/gift-note/gift-note.service.ts');
     expect(gift).toContain("functionName: 'transfer'");
-    expect(gift).not.toMatch(/spender:/);
+    // The balance checked, nothing approved: a spend without a spender.
+    expect(gift).toMatch(
+      /spend: \{ token: \{ \.\.\.sent, address: sent\.address \}, amount: value \}/,
+    );
 
     const added = Object.keys(snapshot(dir)).filter((file) => !(file in before));
     expect(added.sort()).toEqual(
