@@ -11,12 +11,12 @@ export const ISSUER = 'dynamic-actions-backend';
 const ALGORITHM = 'HS256';
 
 /**
- * jose, loaded with the first session issued or read: most requests carry no token, and the
- * library took about 50 ms of every boot (docs/performance.md).
+ * jose, loaded with the first session issued or read (here and by a blink's sign-in seals): most
+ * requests carry no token, and the library took about 50 ms of every boot (docs/performance.md).
  */
 let loaded: typeof Jose | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const jose = (): typeof Jose => (loaded ??= require('jose') as typeof Jose);
+export const jose = (): typeof Jose => (loaded ??= require('jose') as typeof Jose);
 
 /** A session as issued: its token and what it proves. */
 export interface IssuedSession extends VerifiedUser {

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EncryptJWT, errors, jwtDecrypt, jwtVerify, SignJWT } from 'jose';
 import { hkdfSync } from 'node:crypto';
 import { type Address, getAddress, isAddress } from 'viem';
 import { AUTH_CONFIG, type AuthConfig } from '../auth/auth.config';
-import { SessionTokens } from '../auth/session-tokens';
+import { jose, SessionTokens } from '../auth/session-tokens';
 import { blinkPath } from './blink-catalogue';
 
 /**
@@ -38,7 +37,7 @@ const keyFor = (secret: Uint8Array, use: string): Uint8Array =>
   new Uint8Array(hkdfSync('sha256', secret, 'dynamic-actions blinks', use, 32));
 
 const refusal = (error: unknown): Refused => ({
-  refused: error instanceof errors.JWTExpired ? 'expired' : 'invalid',
+  refused: error instanceof jose().errors.JWTExpired ? 'expired' : 'invalid',
 });
 
 /**
@@ -67,7 +66,7 @@ export class BlinkSeals {
 
   /** The `state` of a sign-in answer: the message's fields, MAC'd, until the nonce expires. */
   state(blink: string, state: SignInState): Promise<string> {
-    return new SignJWT({
+    return new (jose().SignJWT)({
       chain: state.chainId,
       nonce: state.nonce,
       domain: state.domain,
@@ -85,7 +84,7 @@ export class BlinkSeals {
   /** The fields a state sealed, if this service sealed them for this blink and they hold. */
   async readState(blink: string, sealed: string): Promise<SignInState | Refused> {
     try {
-      const { payload } = await jwtVerify(sealed, this.stateKey, {
+      const { payload } = await jose().jwtVerify(sealed, this.stateKey, {
         algorithms: ['HS256'],
         typ: STATE_TYPE,
         issuer: this.issuer,
@@ -120,7 +119,7 @@ export class BlinkSeals {
       session.expiresAt,
       Math.floor(Date.now() / 1000) + this.auth.nonceTtlS,
     );
-    return new EncryptJWT({ token: session.token })
+    return new (jose().EncryptJWT)({ token: session.token })
       .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', typ: SESSION_TYPE })
       .setSubject(session.account)
       .setIssuer(this.issuer)
@@ -133,7 +132,7 @@ export class BlinkSeals {
   /** The session a blink carried, if this service sealed it for this blink and it is in time. */
   async openSession(blink: string, sealed: string): Promise<BlinkSession | Refused> {
     try {
-      const { payload } = await jwtDecrypt(sealed, this.sessionKey, {
+      const { payload } = await jose().jwtDecrypt(sealed, this.sessionKey, {
         keyManagementAlgorithms: ['dir'],
         contentEncryptionAlgorithms: ['A256GCM'],
         typ: SESSION_TYPE,
