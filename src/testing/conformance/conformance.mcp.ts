@@ -124,6 +124,14 @@ export const checkMcp: ConformanceCheck = async (target) => {
     if (refused !== undefined) problems.push(`${what}: its input schema refuses it: ${refused}`);
     const answer = await callTool(target, name, call);
     const result = answer.result as CallToolResult | undefined;
+    // A paid action's tool answers what its route answers an unpaid call: 402, the terms being in
+    // the route's PAYMENT-REQUIRED header (docs/agents.md, "Paid actions").
+    if (target.declaration.price !== undefined) {
+      if (result?.isError !== true || result._meta?.status !== 402) {
+        problems.push(`${what} (paid) was answered ${JSON.stringify(answer).slice(0, 300)}`);
+      }
+      continue;
+    }
     if (!result || result.isError) {
       problems.push(`${what} was answered ${JSON.stringify(answer).slice(0, 300)}`);
       continue;
