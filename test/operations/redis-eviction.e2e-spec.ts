@@ -73,10 +73,9 @@ describeWithRedis()('Redis eviction policy at boot', () => {
   it('Redis down: the boot does not wait on the check, nor fail', async () => {
     const port = await freePort();
     testLogs.clear();
-    const started = performance.now();
+    // The check runs on the connection's `ready`, which never comes: the boot ends without it
+    // (a boot that waited on it would never end and fail the test on Jest's timeout).
     app = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
-    // The boot's own wait for a connection (2 s), nothing more.
-    expect(performance.now() - started).toBeLessThan(4000);
     expect(app.get(RedisStatus).eviction.latest).toBeUndefined();
     expect(warnings('Redis')).toEqual([]);
   });
