@@ -17,32 +17,42 @@ import type {
 import { hasTransactionShape, isExecutionResponse } from '../contract/response-guards';
 import { dataEnvelope } from './response-metadata';
 import { TransactionAnswerListener } from './transaction-answer.listener';
+import { PaidCallStep } from './paid-call.step';
 
 /**
  * Shapes what action handlers return: data-mode results get the contract's envelope with timing
- * metadata; transaction-mode results must be an ExecutionResponse. Mixing the two is a bug.
+ * metadata; transaction-mode results must be an ExecutionResponse. Mixing the two is a bug. A
+ * declaration with a price has its handler run inside the payment step (PaidCallStep).
  */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
-  constructor(@Optional() private readonly listener?: TransactionAnswerListener) {}
+  constructor(
+    @Optional() private readonly listener?: TransactionAnswerListener,
+    @Optional() private readonly payments?: PaidCallStep,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const call = ActionCall.of(context);
     if (!call) return next.handle();
     const { declaration, req } = call;
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const handled = declaration.price ? this.paid(call, reply, next) : next.handle();
     if (declaration.responseType === 'data') {
-      const reply = context.switchToHttp().getResponse<FastifyReply>();
-      return next
-        .handle()
-        .pipe(map((result: unknown) => this.envelope(declaration, req, reply, result)));
+      return handled.pipe(map((result: unknown) => this.envelope(declaration, req, reply, result)));
     }
-    const answers = next.handle().pipe(map((result: unknown) => this.transaction(call, result)));
+    const answers = handled.pipe(map((result: unknown) => this.transaction(call, result)));
     const listener = this.listener;
     if (!listener) return answers;
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
     return answers.pipe(
       mergeMap((answer) => from(listener.answered(call, answer, reply).then(() => answer))),
     );
+  }
+
+  /** A priced action never runs unpaid: without a payment step bound, the call fails (500). */
+  private paid(call: ActionCall, reply: FastifyReply, next: CallHandler): Observable<unknown> {
+    if (!this.payments)
+      throw this.modeError(call.declaration, 'it has a price and no payment step');
+    return this.payments.around(call, reply, next);
   }
 
   private envelope(

@@ -1,5 +1,4 @@
 import { Global, Logger, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { FacilitatorClient } from '@x402/core/server';
 import type { Redis } from 'ioredis';
 import { ENV, type Env } from '../config/env';
@@ -24,7 +23,8 @@ import {
   RedisPaymentRecords,
 } from './payment-records';
 import { PaymentTerms } from './payment-terms';
-import { PaymentInterceptor } from './payment.interceptor';
+import { PaymentStep } from './payment.step';
+import { PaidCallStep } from '../kit/paid-call.step';
 import { loadPaymentsConfig, PAYMENTS_CONFIG, type PaymentsConfig } from './payments.config';
 
 /**
@@ -65,8 +65,8 @@ function facilitator(
 }
 
 /**
- * Paid actions over x402 (docs/agents.md): the payment step of every paid action (an
- * interceptor inside the kit's envelope), its facilitator, the records of payments served
+ * Paid actions over x402 (docs/agents.md): the payment step of every paid action (run by
+ * the kit's envelope interceptor around the handler), its facilitator, the records of payments served
  * (Redis when REDIS_URL is set, else memory) and their metrics. Registered by CoreModule after
  * the kit and sign-in; global so that publishing lists the prices it takes.
  */
@@ -93,8 +93,8 @@ function facilitator(
     PaymentTerms,
     PaymentLedger,
     PaymentGate,
-    { provide: APP_INTERCEPTOR, useClass: PaymentInterceptor },
+    { provide: PaidCallStep, useClass: PaymentStep },
   ],
-  exports: [PAYMENTS_CONFIG, PaymentTerms],
+  exports: [PAYMENTS_CONFIG, PaymentTerms, PaidCallStep],
 })
 export class PaymentsModule {}

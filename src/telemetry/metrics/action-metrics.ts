@@ -99,6 +99,7 @@ export class ActionMetrics {
     labelNames: ['action', 'level'] as const,
     registers: [this.registry],
   });
+  private readonly userLevels = new Map<string, { claimed?: CounterChild; siwe?: CounterChild }>();
   private readonly upstreamCalls = new Counter({
     name: 'dynamic_action_upstream_requests_total',
     help: 'Calls to external APIs and RPC nodes, by configuration key and outcome',
@@ -190,8 +191,11 @@ export class ActionMetrics {
     this.rateLimitedTotal.labels(action, limit).inc();
   }
 
+  /** Counted on most requests: the children are kept, as a route's are (labels() hashes). */
   userRequest(action: string, level: 'claimed' | 'siwe'): void {
-    this.userRequests.labels(action, level).inc();
+    let children = this.userLevels.get(action);
+    if (!children) this.userLevels.set(action, (children = {}));
+    (children[level] ??= this.userRequests.labels(action, level)).inc();
   }
 
   cacheLookup(result: CacheLookupResult): void {
