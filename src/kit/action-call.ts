@@ -12,6 +12,7 @@ import {
 import { buildParams } from './params-builder';
 import type { MultipartBody } from './uploads/multipart-reader';
 import { sessionChecks, type UserLevel, type VerifiedUser } from './verified-user';
+import { requestOf } from './http-args';
 
 const reflector = new Reflector();
 
@@ -51,7 +52,7 @@ export class ActionCall implements ActionRequest {
 
   /** The call of the request in `context`; undefined when its route is no action. */
   static of(context: ExecutionContext): ActionCall | undefined {
-    const req = context.switchToHttp().getRequest<Carrier>();
+    const req = requestOf<Carrier>(context);
     let call = req[ACTION_CALL_PROPERTY];
     if (call === null || call === undefined) {
       const declaration = reflector.get<ActionDeclaration | undefined>(

@@ -17,6 +17,7 @@ import { sessionChecks } from './verified-user';
 import { countsNow, countsTogether, type LimitCount } from './throttling/store-abilities';
 import { earlyCounts } from './throttling/early-counts';
 import { ActionMetrics } from '../telemetry/metrics/action-metrics';
+import { replyOf } from './http-args';
 
 interface ResolvedLimit {
   name: 'ip' | 'user';
@@ -69,7 +70,7 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
       if (record instanceof Promise) return this.settle(context, guarded, i, record, tightest);
       if (record) tightest = this.judge(context, guarded, limits[i], record, tightest);
     }
-    if (tightest) setHeaders(context.switchToHttp().getResponse<FastifyReply>(), tightest);
+    if (tightest) setHeaders(replyOf(context), tightest);
     return ALLOWED;
   }
 
@@ -86,7 +87,7 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
       const record = await (i === from ? pending : this.recordOf(guarded, limits[i]));
       if (record) tightest = this.judge(context, guarded, limits[i], record, tightest);
     }
-    if (tightest) setHeaders(context.switchToHttp().getResponse<FastifyReply>(), tightest);
+    if (tightest) setHeaders(replyOf(context), tightest);
     return true;
   }
 
@@ -116,7 +117,7 @@ export class ActionThrottlerGuard extends ThrottlerGuard {
       this.metrics?.rateLimited(declaration.path, limit.name);
       const retryAfter = record.timeToBlockExpire;
       setHeaders(
-        context.switchToHttp().getResponse<FastifyReply>(),
+        replyOf(context),
         { limit: limit.limit, remaining: 0, reset: retryAfter },
         retryAfter,
       );

@@ -18,6 +18,7 @@ import { hasTransactionShape, isExecutionResponse } from '../contract/response-g
 import { dataEnvelope } from './response-metadata';
 import { TransactionAnswerListener } from './transaction-answer.listener';
 import { PaidCallStep } from './paid-call.step';
+import { replyOf } from './http-args';
 
 /**
  * Shapes what action handlers return: data-mode results get the contract's envelope with timing
@@ -35,7 +36,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
     const call = ActionCall.of(context);
     if (!call) return next.handle();
     const { declaration, req } = call;
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const reply = replyOf(context);
     const handled = declaration.price ? this.paid(call, reply, next) : next.handle();
     if (declaration.responseType === 'data') {
       return handled.pipe(map((result: unknown) => this.envelope(declaration, req, reply, result)));

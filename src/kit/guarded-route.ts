@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import type { ActionRateLimit } from '../contract/action.types';
 import { ActionCall } from './action-call';
+import { requestOf } from './http-args';
 
 const GUARDED_ROUTE_KEY = 'dynamic-action:guarded-route';
 const reflector = new Reflector();
@@ -42,5 +43,5 @@ export function guardedRequest(context: ExecutionContext): GuardedRequest | unde
     context.getClass(),
   ]);
   if (!spec) return undefined;
-  return { limits: spec, req: context.switchToHttp().getRequest(), user: () => undefined };
+  return { limits: spec, req: requestOf(context), user: () => undefined };
 }

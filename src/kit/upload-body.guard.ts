@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { normalizeIp } from '@nestjs/throttler';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { UPLOAD_CONFIG, type UploadConfig } from '../config/upload.config';
 import { ChainRegistry } from '../evm/chains/chain-registry';
 import { ActionCall } from './action-call';
@@ -10,6 +10,7 @@ import { readMultipart } from './uploads/multipart-reader';
 import { UploadAdmission } from './uploads/upload-admission';
 import { tooLarge } from './uploads/upload-errors';
 import { UploadSpool } from './uploads/upload-spool';
+import { replyOf } from './http-args';
 
 /**
  * Reads an action's multipart body once the origin check and the rate limits have let the request
@@ -43,7 +44,7 @@ export class UploadBodyGuard implements CanActivate {
       throw tooLarge(`Upload larger than ${this.config.maxBytes} bytes`);
     const ticket = this.admission.admit(normalizeIp(call.req.ip), declared);
     const spool = new UploadSpool();
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const reply = replyOf(context);
     let ended = false;
     const end = (): void => {
       if (ended) return;

@@ -1,5 +1,4 @@
 import { CanActivate, ExecutionContext, HttpStatus, Injectable, Optional } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
 import { ActionException } from '../contract/action.exception';
 import { ActionMetrics } from '../telemetry/metrics/action-metrics';
 import { noteUserLevel } from '../telemetry/request-scope';
@@ -8,6 +7,7 @@ import { ChainGuard } from './chain.guard';
 import { UploadBodyGuard } from './upload-body.guard';
 import { checkSession, SessionVerifier } from './verified-user';
 import { refuseInvalidToken, refuseUnverified } from './verified-user.refusals';
+import { replyOf } from './http-args';
 
 /**
  * The request's context, after the origin check and the rate limits: an upload's body is read
@@ -40,7 +40,7 @@ export class UserContextGuard implements CanActivate {
   }
 
   private check(call: ActionCall, context: ExecutionContext): boolean {
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const reply = replyOf(context);
     refuseInvalidToken(call, reply);
     if (call.declaration.requiresUser && !call.context.userAddress) {
       throw new ActionException(HttpStatus.BAD_REQUEST, 'x-user-address header is required', {
