@@ -45,7 +45,7 @@ const request = ({ body, query = {}, headers = {}, multipart = false }: Fake): F
 
 const step = (req: FastifyRequest, controller: object = CallController): ExecutionContext =>
   ({
-    switchToHttp: () => ({ getRequest: () => req }),
+    getArgByIndex: (index: number) => (index === 0 ? req : undefined),
     getClass: () => controller,
   }) as unknown as ExecutionContext;
 
