@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyRequest } from 'fastify';
 import { BlinkDispatch } from '../blinks/blink-dispatch';
 import { isIntentId } from '../outcomes/intent-id';
@@ -7,6 +7,7 @@ import { TRANSACTIONS_PATH } from '../outcomes/transactions.controller';
 import { ArgumentRefusal, routeRequest } from './mcp-arguments';
 import { dataResult, toolError, transactionResult } from './mcp-results';
 import { McpTools, STATUS_TOOL } from './mcp-tools';
+import { mcpSdk } from './mcp-sdk';
 
 /**
  * Headers of the MCP request passed on to the route a tool runs, so its guards judge them as on
@@ -43,7 +44,11 @@ export class McpCalls {
     if (name === STATUS_TOOL) return this.status(req, args);
     const action = this.tools.action(name);
     // An unknown tool is a protocol error (-32602), not a tool's refusal.
-    if (!action) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 64)}`);
+    if (!action)
+      throw new (mcpSdk().types.McpError)(
+        mcpSdk().types.ErrorCode.InvalidParams,
+        `Unknown tool: ${name.slice(0, 64)}`,
+      );
     let request;
     try {
       request = await routeRequest(action, args);

@@ -1,8 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { UPLOAD_CONFIG, type UploadConfig } from '../config/upload.config';
@@ -12,6 +9,7 @@ import { isUploadType } from '../kit/params';
 import { UploadAdmission } from '../kit/uploads/upload-admission';
 import { McpCalls } from './mcp-calls';
 import { McpTools } from './mcp-tools';
+import { mcpSdk } from './mcp-sdk';
 
 /** Where the MCP endpoint answers (Streamable HTTP). */
 export const MCP_PATH = '/mcp';
@@ -136,17 +134,18 @@ export class McpRoute implements OnModuleInit {
     if (!originAllowed(this.config, req.headers.origin)) {
       return reply.code(ORIGIN_REFUSAL.status).send(rpcError(-32000, ORIGIN_REFUSAL.message));
     }
-    const server = new Server(SERVER_INFO, {
+    const sdk = mcpSdk();
+    const server = new sdk.server.Server(SERVER_INFO, {
       capabilities: { tools: { listChanged: false } },
       instructions: INSTRUCTIONS,
       // One validator for every request: the SDK would build an Ajv per server, that is per request.
       jsonSchemaValidator: this.tools.validator,
     });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.tools }));
-    server.setRequestHandler(CallToolRequestSchema, ({ params }) =>
+    server.setRequestHandler(sdk.types.ListToolsRequestSchema, () => ({ tools: this.tools.tools }));
+    server.setRequestHandler(sdk.types.CallToolRequestSchema, ({ params }) =>
       this.calls.call(req, params.name, params.arguments),
     );
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const transport = new sdk.transport.WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });

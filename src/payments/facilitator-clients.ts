@@ -1,18 +1,13 @@
 import { Logger } from '@nestjs/common';
-import { x402Facilitator } from '@x402/core/facilitator';
-import {
-  type FacilitatorClient,
-  FacilitatorResponseError,
-  HTTPFacilitatorClient,
-} from '@x402/core/server';
+import type { x402Facilitator } from '@x402/core/facilitator';
+import type { FacilitatorClient } from '@x402/core/server';
 import type {
   Network,
   PaymentPayload,
   PaymentRequirements,
   SupportedResponse,
 } from '@x402/core/types';
-import { toFacilitatorEvmSigner } from '@x402/evm';
-import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
+import type { toFacilitatorEvmSigner } from '@x402/evm';
 import {
   createWalletClient,
   custom,
@@ -28,6 +23,7 @@ import { limitLog } from '../telemetry/logging/log-limiter';
 import { logText } from '../telemetry/logging/log-text';
 import { redactUrl } from '../config/redact-url';
 import { x402Network } from './action-price';
+import { x402 } from './x402-modules';
 
 /** What @x402/evm's facilitator signs and reads with (its type is not exported by name). */
 export type FacilitatorEvmSigner = ReturnType<typeof toFacilitatorEvmSigner>;
@@ -60,7 +56,7 @@ export function facilitatorSigner(
     pollingInterval: 250,
   }).extend(publicActions);
   type VerifyTyped = Parameters<typeof client.verifyTypedData>[0];
-  return toFacilitatorEvmSigner(
+  return x402().evm.toFacilitatorEvmSigner(
     {
       address: account.address,
       readContract: (args) => client.readContract({ ...args, args: args.args ?? [] }),
@@ -82,9 +78,12 @@ export function facilitatorSigner(
 export function inProcessFacilitator(
   chains: readonly { chain: ChainInfo; signer: FacilitatorEvmSigner }[],
 ): x402Facilitator {
-  const facilitator = new x402Facilitator();
+  const facilitator = new (x402().facilitator.x402Facilitator)();
   for (const { chain, signer } of chains) {
-    registerExactEvmScheme(facilitator, { signer, networks: x402Network(chain.chainId) });
+    x402().evmFacilitator.registerExactEvmScheme(facilitator, {
+      signer,
+      networks: x402Network(chain.chainId),
+    });
   }
   return facilitator;
 }
@@ -105,7 +104,7 @@ export function localFacilitatorClient(facilitator: x402Facilitator): Facilitato
 
 /** The facilitator at X402_FACILITATOR_URL, each call bounded by X402_SETTLE_TIMEOUT_MS. */
 export function remoteFacilitatorClient(url: string, timeoutMs: number): FacilitatorClient {
-  return new HTTPFacilitatorClient({ url, timeoutMs });
+  return new (x402().server.HTTPFacilitatorClient)({ url, timeoutMs });
 }
 
 /**
@@ -150,7 +149,7 @@ export class GuardedFacilitator implements FacilitatorClient {
         `facilitator ${what}`,
         `The facilitator's ${what} failed: ${logText(withoutUrls(text))}`,
       );
-      throw new FacilitatorResponseError(`The facilitator's ${what} failed`);
+      throw new (x402().server.FacilitatorResponseError)(`The facilitator's ${what} failed`);
     }
   }
 }

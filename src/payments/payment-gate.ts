@@ -1,20 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  decodePaymentRequiredHeader,
-  decodePaymentSignatureHeader,
-  encodePaymentRequiredHeader,
-} from '@x402/core/http';
-import {
-  type FacilitatorClient,
-  FacilitatorResponseError,
-  type HTTPRequestContext,
-  type HTTPResponseInstructions,
+import type {
+  FacilitatorClient,
+  HTTPRequestContext,
+  HTTPResponseInstructions,
   x402HTTPResourceServer,
-  x402ResourceServer,
 } from '@x402/core/server';
 import type { PaymentPayload } from '@x402/core/types';
-import { ExactEvmScheme } from '@x402/evm/exact/server';
-import { paymentIdentifierResourceServerExtension } from '@x402/extensions/payment-identifier';
 import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ActionException } from '../contract/action.exception';
@@ -28,6 +19,7 @@ import { logText } from '../telemetry/logging/log-text';
 import { PaymentLedger, type PaymentTicket } from './payment-ledger';
 import { PaymentMetrics } from './payment-metrics';
 import { facilitatorFailure, notAPayment, paymentException } from './payment-refusals';
+import { x402 } from './x402-modules';
 
 /** The facilitator payments are verified and settled with; null when no action is paid. */
 export const FACILITATOR = Symbol('FACILITATOR');
@@ -65,10 +57,11 @@ export class PaymentGate {
       terms.asset(declaration);
       metrics.declare(declaration.path);
     }
-    const server = new x402ResourceServer(facilitator)
-      .register('eip155:*', new ExactEvmScheme())
-      .registerExtension(paymentIdentifierResourceServerExtension);
-    this.http = new x402HTTPResourceServer(server, terms.routes(declarations));
+    const { server: x402Server, evmServer, identifier } = x402();
+    const server = new x402Server.x402ResourceServer(facilitator)
+      .register('eip155:*', new evmServer.ExactEvmScheme())
+      .registerExtension(identifier.paymentIdentifierResourceServerExtension);
+    this.http = new x402Server.x402HTTPResourceServer(server, terms.routes(declarations));
   }
 
   /** Before the handler: the params (400 first), then the payment, verified and claimed. */
@@ -91,7 +84,9 @@ export class PaymentGate {
     });
     if (result.type === 'payment-error') {
       this.answer(reply, result.response);
-      const error = decodePaymentRequiredHeader(result.response.headers['PAYMENT-REQUIRED']).error;
+      const error = x402().http.decodePaymentRequiredHeader(
+        result.response.headers['PAYMENT-REQUIRED'],
+      ).error;
       this.metrics.record(path, payload ? 'invalid' : 'required');
       throw paymentException(
         result.response.status,
@@ -162,8 +157,10 @@ export class PaymentGate {
       return this.http!.processHTTPRequest({ ...this.context(call), paymentHeader: undefined });
     });
     if (unpaid.type === 'payment-error') {
-      const required = decodePaymentRequiredHeader(unpaid.response.headers['PAYMENT-REQUIRED']);
-      unpaid.response.headers['PAYMENT-REQUIRED'] = encodePaymentRequiredHeader({
+      const required = x402().http.decodePaymentRequiredHeader(
+        unpaid.response.headers['PAYMENT-REQUIRED'],
+      );
+      unpaid.response.headers['PAYMENT-REQUIRED'] = x402().http.encodePaymentRequiredHeader({
         ...required,
         error: reason,
       });
@@ -180,7 +177,7 @@ export class PaymentGate {
 
   private decode(path: string, header: string): PaymentPayload {
     try {
-      const payload = decodePaymentSignatureHeader(header);
+      const payload = x402().http.decodePaymentSignatureHeader(header);
       if (typeof payload === 'object' && payload !== null) return payload;
     } catch {
       // Answered below, as any header that is no payment.
@@ -225,7 +222,7 @@ export class PaymentGate {
       if (error instanceof ActionException) throw error;
       await cleanup?.();
       this.metrics.record(path, 'unavailable');
-      if (!(error instanceof FacilitatorResponseError)) {
+      if (!(error instanceof x402().server.FacilitatorResponseError)) {
         // Logged once a minute at most, any URL in it redacted (a node's may carry a key).
         const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
         limitLog(this.logger).error(

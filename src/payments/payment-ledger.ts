@@ -1,10 +1,6 @@
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import type { HTTPProcessResult, HTTPRequestContext } from '@x402/core/server';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import {
-  extractAndValidatePaymentIdentifier,
-  PAYMENT_IDENTIFIER,
-} from '@x402/extensions/payment-identifier';
 import type { FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
 import { ActionException } from '../contract/action.exception';
@@ -15,6 +11,7 @@ import { PaymentMetrics } from './payment-metrics';
 import { conflict, type IdRecord } from './payment-refusals';
 import { PAYMENT_RECORDS, type PaymentRecords } from './payment-records';
 import { PAYMENTS_CONFIG, type PaymentsConfig } from './payments.config';
+import { x402 } from './x402-modules';
 
 /** The largest answer kept for a payment identifier's retries (JSON text). */
 export const MAX_KEPT_ANSWER_BYTES = 64 * 1024;
@@ -176,9 +173,11 @@ export class PaymentLedger {
   /** The payment identifier a payload carries; a malformed one is a 400. */
   private identifier(path: string, payload: PaymentPayload): string | undefined {
     // A client echoes the extension's declaration as it is when it gives no id: no identifier.
-    const echoed = payload.extensions?.[PAYMENT_IDENTIFIER] as { info?: { id?: unknown } };
+    const echoed = payload.extensions?.[x402().identifier.PAYMENT_IDENTIFIER] as {
+      info?: { id?: unknown };
+    };
     if (echoed?.info?.id === undefined) return undefined;
-    const { id, validation } = extractAndValidatePaymentIdentifier(payload);
+    const { id, validation } = x402().identifier.extractAndValidatePaymentIdentifier(payload);
     if (validation.valid && id) return id;
     this.metrics.record(path, 'invalid');
     throw new ActionException(HttpStatus.BAD_REQUEST, 'Invalid payment identifier', {

@@ -1,10 +1,6 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { HTTPAdapter, HTTPRequestContext, RoutesConfig } from '@x402/core/server';
 import type { AssetAmount } from '@x402/core/types';
-import {
-  declarePaymentIdentifierExtension,
-  PAYMENT_IDENTIFIER,
-} from '@x402/extensions/payment-identifier';
 import { type Address, parseAbi, parseUnits } from 'viem';
 import { ENV, type Env } from '../config/env';
 import { ActionException } from '../contract/action.exception';
@@ -14,6 +10,7 @@ import type { ChainInfo, TokenInfo } from '../evm/chains/chains.config';
 import type { ActionCall } from '../kit/action-call';
 import { amountOf, payeeOf, X402_SCHEME, x402Network } from './action-price';
 import { PAYMENTS_CONFIG, type PaymentsConfig } from './payments.config';
+import { x402 } from './x402-modules';
 
 /** EIP-3009 tokens name their EIP-712 domain: what a payer signs its authorization under. */
 const DOMAIN_ABI = parseAbi([
@@ -103,7 +100,10 @@ export class PaymentTerms {
           },
           description: declaration.description ?? declaration.label,
           mimeType: 'application/json',
-          extensions: { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) },
+          extensions: {
+            [x402().identifier.PAYMENT_IDENTIFIER]:
+              x402().identifier.declarePaymentIdentifierExtension(false),
+          },
         },
       ]),
     );

@@ -45,6 +45,9 @@ const ON_DEMAND: Record<string, string> = {
   'node_modules/@nestjs/swagger/': 'the interactive reference (/docs)',
   'node_modules/@opentelemetry/sdk-trace': 'tracing',
   '/debug/': 'DEBUG_UI',
+  'node_modules/@x402/': 'a paid action served (swap-quote: X402_PAY_TO)',
+  'node_modules/@modelcontextprotocol/sdk/dist/cjs/server/': 'the first request to /mcp',
+  'node_modules/zod/': "the first request to /mcp (the MCP SDK's protocol types)",
 };
 
 describe('What a production boot loads', () => {
