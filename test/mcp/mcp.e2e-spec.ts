@@ -33,6 +33,12 @@ async function connect(base: string, token?: string): Promise<Client> {
   return client;
 }
 
+/** What an MCP client sends with each JSON-RPC message it posts (Streamable HTTP). */
+const RPC_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+
 const textOf = (result: CallToolResult): string =>
   result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 
@@ -255,10 +261,7 @@ describe('MCP=off', () => {
     const response = await app.inject({
       method: 'POST',
       url: '/mcp',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
+      headers: RPC_HEADERS,
       payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(response.statusCode).toBe(404);
@@ -271,10 +274,6 @@ describe('MCP=off', () => {
 
 describe('The /mcp endpoint at the edge', () => {
   let app: NestFastifyApplication;
-  const rpcHeaders = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-  };
   beforeAll(async () => {
     app = await createTestApp({
       env: { ALLOWED_ORIGINS: 'https://app.example' },
@@ -305,7 +304,7 @@ describe('The /mcp endpoint at the edge', () => {
     const response = await app.inject({
       method: 'POST',
       url: '/mcp',
-      headers: { ...rpcHeaders, origin: 'https://evil.example' },
+      headers: { ...RPC_HEADERS, origin: 'https://evil.example' },
       payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(response.statusCode).toBe(403);
@@ -318,7 +317,7 @@ describe('The /mcp endpoint at the edge', () => {
 
   it('answers GET and DELETE 405: stateless, no stream and no session', async () => {
     for (const method of ['GET', 'DELETE'] as const) {
-      const response = await app.inject({ method, url: '/mcp', headers: rpcHeaders });
+      const response = await app.inject({ method, url: '/mcp', headers: RPC_HEADERS });
       expect([method, response.statusCode, response.headers.allow]).toEqual([
         method,
         405,
@@ -331,7 +330,7 @@ describe('The /mcp endpoint at the edge', () => {
     const response = await app.inject({
       method: 'POST',
       url: '/mcp',
-      headers: rpcHeaders,
+      headers: RPC_HEADERS,
       payload: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
@@ -355,10 +354,7 @@ describe('MCP calls count where the route’s own calls count', () => {
     const response = await app.inject({
       method: 'POST',
       url: '/mcp',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
+      headers: RPC_HEADERS,
       payload: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
@@ -419,10 +415,7 @@ describe('MCP file arguments: base64, under the upload’s own limits', () => {
     app.inject({
       method: 'POST',
       url: '/mcp',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
+      headers: RPC_HEADERS,
       // Padding rides in `_meta`, which every request may carry.
       payload: JSON.stringify({
         jsonrpc: '2.0',
