@@ -44,11 +44,10 @@ export class McpCalls {
     if (name === STATUS_TOOL) return this.status(req, args);
     const action = this.tools.action(name);
     // An unknown tool is a protocol error (-32602), not a tool's refusal.
-    if (!action)
-      throw new (mcpSdk().types.McpError)(
-        mcpSdk().types.ErrorCode.InvalidParams,
-        `Unknown tool: ${name.slice(0, 64)}`,
-      );
+    if (!action) {
+      const { McpError, ErrorCode } = mcpSdk().types;
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 64)}`);
+    }
     let request;
     try {
       request = await routeRequest(action, args);

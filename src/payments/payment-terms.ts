@@ -87,6 +87,7 @@ export class PaymentTerms {
 
   /** x402's route configuration of every paid action (`POST <path>`). */
   routes(paid: readonly (ActionDeclaration & { price: ActionPrice })[]): RoutesConfig {
+    const { PAYMENT_IDENTIFIER, declarePaymentIdentifierExtension } = x402().identifier;
     return Object.fromEntries(
       paid.map((declaration) => [
         `POST ${declaration.path}`,
@@ -100,10 +101,7 @@ export class PaymentTerms {
           },
           description: declaration.description ?? declaration.label,
           mimeType: 'application/json',
-          extensions: {
-            [x402().identifier.PAYMENT_IDENTIFIER]:
-              x402().identifier.declarePaymentIdentifierExtension(false),
-          },
+          extensions: { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) },
         },
       ]),
     );
