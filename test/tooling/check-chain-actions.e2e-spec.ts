@@ -8,11 +8,22 @@ import { chainActionRows } from '../../scripts/check/chain-actions';
 
 const ROOT = join(__dirname, '..', '..');
 
-/** `npm run check -- <url>` as a child process: its standard output. */
+/**
+ * `npm run check -- <url>` as a child process: its standard output. The app runs inside this
+ * Jest worker, whose module registry makes the first /mcp request's SDK load many times slower
+ * than production's: the rows get room; test/smoke.js holds the production build to the 2 s.
+ */
 async function check(url: string): Promise<string> {
   const child = spawn(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join('scripts', 'check.ts'), url],
+    [
+      '-r',
+      'ts-node/register/transpile-only',
+      join('scripts', 'check.ts'),
+      url,
+      '--max-ms',
+      '30000',
+    ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let stdout = '';
