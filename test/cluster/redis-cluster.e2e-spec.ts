@@ -1,5 +1,6 @@
 import { Cluster } from 'ioredis';
 import { RedisIntentStore } from '../../src/outcomes/redis-intent.store';
+import { EvictionPolicyCheck } from '../../src/telemetry/redis/eviction-policy.check';
 import { describeIntentStore } from '../../src/testing/intent-store.contract';
 import { LocalCluster } from '../support/local-cluster.helper';
 import { describeWithRedisServer } from '../support/redis-cluster.helper';
@@ -53,5 +54,21 @@ describeWithRedisServer()('On a Redis Cluster (3 primaries, 3 replicas)', () => 
     expect(counts).toHaveLength(3);
     expect(counts.filter((n) => n > 0).length).toBeGreaterThan(1);
     expect(report).toMatch(/\[OK\] All 16384 slots covered/);
+  });
+
+  it("reads every primary's maxmemory-policy: one that evicts is named, however many do not", async () => {
+    const reader = client(runKeyPrefix('eviction'));
+    await reader.ping();
+    const [, evicting] = reader.nodes('master');
+    await evicting.config('SET', 'maxmemory-policy', 'allkeys-lru');
+    try {
+      expect(await new EvictionPolicyCheck().check(reader)).toEqual({
+        policy: 'allkeys-lru',
+        where: 'on 1 of 3 primaries',
+      });
+    } finally {
+      await evicting.config('SET', 'maxmemory-policy', 'noeviction');
+    }
+    expect(await new EvictionPolicyCheck().check(reader)).toEqual({ policy: 'noeviction' });
   });
 });

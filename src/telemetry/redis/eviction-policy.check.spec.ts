@@ -3,6 +3,7 @@ import {
   EvictionPolicyCheck,
   evictionWarning,
   type PolicySource,
+  readClusterEvictionPolicy,
   readEvictionPolicy,
 } from './eviction-policy.check';
 
@@ -27,6 +28,30 @@ describe('readEvictionPolicy', () => {
     });
     expect(await readEvictionPolicy(redis(disabled, new Error('NOPERM info')))).toEqual({
       unreadable: "CONFIG GET: ERR unknown command 'CONFIG'; INFO: NOPERM info",
+    });
+  });
+});
+
+describe('readClusterEvictionPolicy', () => {
+  const policy = (name: string): PolicySource => redis(['maxmemory-policy', name], '');
+
+  it('reads every primary and warns of the one that evicts, saying on how many it was found', async () => {
+    const reading = await readClusterEvictionPolicy({
+      nodes: () => [policy('noeviction'), policy('allkeys-lru'), policy('noeviction')],
+    });
+    expect(reading).toEqual({ policy: 'allkeys-lru', where: 'on 1 of 3 primaries' });
+    expect(evictionWarning(reading)).toMatch(
+      /^Redis's maxmemory-policy is allkeys-lru \(on 1 of 3 primaries\): under memory pressure/,
+    );
+  });
+
+  it("is the primaries' one policy when none evicts, and unreadable before the slot map", async () => {
+    const fine = await readClusterEvictionPolicy({
+      nodes: () => [policy('noeviction'), policy('noeviction')],
+    });
+    expect([fine, evictionWarning(fine)]).toEqual([{ policy: 'noeviction' }, undefined]);
+    expect(await readClusterEvictionPolicy({ nodes: () => [] })).toEqual({
+      unreadable: 'the cluster named no primary yet',
     });
   });
 });

@@ -4,11 +4,19 @@ import type Redis from 'ioredis';
 /** Where the sizing of Redis and the reasons for noeviction are written down. */
 const DOCS = 'docs/transaction-outcomes.md, "Memory"';
 
-/** What a check found: the policy, or why it could not be read. */
-export type EvictionReading = { policy: string } | { unreadable: string };
+/**
+ * What a check found: the policy, or why it could not be read; on a cluster, the reading of the
+ * primaries that deserve a warning, if any, and how many of them (`where`).
+ */
+export type EvictionReading = ({ policy: string } | { unreadable: string }) & { where?: string };
 
 /** Just the commands the check sends, so a spec can stand in for Redis. */
 export type PolicySource = Pick<Redis, 'config' | 'info'>;
+
+/** A cluster: each primary holds its own slots' keys and runs its own policy. */
+export interface ClusterPolicySource {
+  nodes(role: 'master'): PolicySource[];
+}
 
 /**
  * Reads Redis's maxmemory-policy: CONFIG GET first; managed Redis (ElastiCache, Memorystore, ...)
@@ -35,12 +43,29 @@ export async function readEvictionPolicy(redis: PolicySource): Promise<EvictionR
   }
 }
 
+/**
+ * Every primary of a cluster read, since any one of them may evict the keys of its slots: the
+ * first reading that deserves a warning, saying on how many primaries it was found, or the
+ * primaries' one policy when none does.
+ */
+export async function readClusterEvictionPolicy(
+  cluster: ClusterPolicySource,
+): Promise<EvictionReading> {
+  const primaries = cluster.nodes('master');
+  if (primaries.length === 0) return { unreadable: 'the cluster named no primary yet' };
+  const readings = await Promise.all(primaries.map(readEvictionPolicy));
+  const warned = readings.filter((reading) => evictionWarning(reading) !== undefined);
+  if (warned.length === 0) return readings[0];
+  return { ...warned[0], where: `on ${warned.length} of ${primaries.length} primaries` };
+}
+
 /** The warning a reading deserves, or undefined when Redis never evicts. */
 export function evictionWarning(reading: EvictionReading): string | undefined {
   const fix = `run Redis with --maxmemory-policy noeviction and a maxmemory sized for them (${DOCS})`;
+  const where = reading.where ? ` (${reading.where})` : '';
   if ('unreadable' in reading) {
     return (
-      `Could not read Redis's maxmemory-policy (${reading.unreadable}): transaction intents and ` +
+      `Could not read Redis's maxmemory-policy${where} (${reading.unreadable}): transaction intents and ` +
       `pending webhook jobs live in Redis and any policy but noeviction can drop them under ` +
       `memory pressure; check the policy where Redis is configured and ${fix}`
     );
@@ -49,14 +74,14 @@ export function evictionWarning(reading: EvictionReading): string | undefined {
   if (policy === 'noeviction') return undefined;
   if (policy.startsWith('volatile-')) {
     return (
-      `Redis's maxmemory-policy is ${policy}: under memory pressure it evicts keys that carry a ` +
+      `Redis's maxmemory-policy is ${policy}${where}: under memory pressure it evicts keys that carry a ` +
       `TTL, transaction intents among them (an evicted intent never settles nor sends its ` +
       `webhook); ${fix}`
     );
   }
   const scope = policy.startsWith('allkeys-') ? 'any key' : 'keys';
   return (
-    `Redis's maxmemory-policy is ${policy}: under memory pressure it evicts ${scope}, transaction ` +
+    `Redis's maxmemory-policy is ${policy}${where}: under memory pressure it evicts ${scope}, transaction ` +
     `intents, pending webhook jobs and BullMQ's own keys among them, and an evicted delivery is ` +
     `never retried; ${fix}`
   );
@@ -74,8 +99,9 @@ export class EvictionPolicyCheck {
   /** The latest check, settled once its line (if any) is written: what a test waits on. */
   latest?: Promise<EvictionReading>;
 
-  check(redis: PolicySource): Promise<EvictionReading> {
-    this.latest = readEvictionPolicy(redis).then((reading) => {
+  check(redis: PolicySource | ClusterPolicySource): Promise<EvictionReading> {
+    const reading = 'nodes' in redis ? readClusterEvictionPolicy(redis) : readEvictionPolicy(redis);
+    this.latest = reading.then((reading) => {
       this.report(reading);
       return reading;
     });
@@ -83,7 +109,7 @@ export class EvictionPolicyCheck {
   }
 
   private report(reading: EvictionReading): void {
-    const key = 'policy' in reading ? reading.policy : 'unreadable';
+    const key = `${'policy' in reading ? reading.policy : 'unreadable'} ${reading.where ?? ''}`;
     if (key === this.reported) return;
     this.reported = key;
     const warning = evictionWarning(reading);
