@@ -1,5 +1,5 @@
 import { LocalSentinel } from '../support/local-cluster.helper';
-import { describeWithRedisServer } from '../support/redis-cluster.helper';
+import { ask, describeWithRedisServer, until } from '../support/redis-cluster.helper';
 import { runKeyPrefix } from '../support/redis.helper';
 import { sharedRedisScenarios } from './failover.scenarios';
 
@@ -34,5 +34,15 @@ describeWithRedisServer()(
         expect(await sentinel.failover()).not.toBe(before);
       },
     }));
+
+    // After both replicas closed (the scenarios' own afterAll): no connection of theirs is left on
+    // the sentinel. ioredis's failover detector subscribes to it and QUIT alone leaves that
+    // subscription reconnecting for ever (ioredis#1362), which held the process open.
+    it('closed replicas leave no subscription on the sentinel', async () => {
+      await until('the failover detectors to leave', async () => {
+        const clients = await ask(sentinel.sentinelPort, 'CLIENT', 'LIST');
+        return !/cmd=(p?subscribe|ping)\b/.test(clients) && !/sub=[1-9]/.test(clients);
+      });
+    });
   },
 );

@@ -166,7 +166,11 @@ export class RedisStatus implements OnModuleInit, OnApplicationShutdown, RedisBr
     if (!this.redis || this.redis.status === 'end') return;
     this.connected = false;
     this.redis.removeAllListeners('end');
-    await this.redis.quit().catch(() => this.redis?.disconnect());
+    await this.redis.quit().catch(() => undefined);
+    // QUIT closes the command connection only: a Sentinel client's failover detector keeps its
+    // subscriptions to the sentinels, reconnecting for ever once they go (ioredis#1362, fixed
+    // after 5.11). disconnect() ends them too, and is a no-op for what QUIT already closed.
+    this.redis.disconnect();
   }
 
   /**
