@@ -2,7 +2,6 @@ import { type DynamicModule, Inject, Logger, Module, type OnModuleInit } from '@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import type { Env } from '../config/env';
-import { OpenApiExtension } from '../publishing/openapi/openapi-extension';
 import { BlinkCatalogue } from './blink-catalogue';
 import { BlinkDispatch } from './blink-dispatch';
 import { blinkRouteHooks } from './blink-hooks';
@@ -45,8 +44,7 @@ export class BlinksModule implements OnModuleInit {
     }
     return {
       module: BlinksModule,
-      // Global for OpenApiDocument (src/publishing), which documents the blinks' routes through
-      // it, and for the layers above that link to the blinks only when they are on (BLINKS_CONFIG).
+      // Global for the layers above that link to the blinks only when they are on (BLINKS_CONFIG).
       global: true,
       controllers: [BlinksController, BlinkSignInController],
       providers: [
@@ -54,9 +52,10 @@ export class BlinksModule implements OnModuleInit {
         BlinkCatalogue,
         BlinkDispatch,
         BlinkSeals,
-        { provide: OpenApiExtension, useClass: BlinkOpenApi },
+        // Found by OpenApiDocument's discovery (src/publishing): the blinks' routes documented.
+        BlinkOpenApi,
       ],
-      exports: [BLINKS_CONFIG, BlinkCatalogue, OpenApiExtension],
+      exports: [BLINKS_CONFIG, BlinkCatalogue],
     };
   }
 

@@ -6,7 +6,7 @@ import { type Env, readEnv } from '../config/env';
 export const MCP_CONFIG = Symbol('MCP_CONFIG');
 
 class McpEnv {
-  /** `off`: no `/mcp` route is registered (404); the actions' own routes are unchanged. */
+  /** `off`: no `/mcp` route is registered (404; OpenAPI lists none); the actions' own routes are unchanged. */
   @IsOptional()
   @IsIn(['on', 'off'])
   MCP = 'on';

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import type { Env } from '../config/env';
 import { BlinkDispatch } from '../blinks/blink-dispatch';
 import { McpCalls } from './mcp-calls';
+import { McpOpenApi } from './mcp-openapi';
 import { MCP_CONFIG, loadMcpConfig } from './mcp.config';
 import { McpRoute } from './mcp.route';
 import { McpTools } from './mcp-tools';
@@ -21,7 +22,8 @@ export class McpModule {
       module: McpModule,
       // The blinks' dispatch, the service's one way of running its own routes in-process: its
       // own instance here, since the blinks' module holds none with BLINKS=off.
-      providers: [config, McpTools, McpCalls, McpRoute, BlinkDispatch],
+      // McpOpenApi: found by OpenApiDocument's discovery (src/publishing), /mcp documented.
+      providers: [config, McpTools, McpCalls, McpRoute, BlinkDispatch, McpOpenApi],
       exports: [MCP_CONFIG, McpTools],
     };
   }

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MetadataController } from './metadata.controller';
 import { MiniAppDocuments } from './mini-app-documents';
@@ -10,6 +11,7 @@ import { OpenApiDocument } from './openapi/openapi.document';
 /** What the platform and people read: the mini-apps' documents and icons, and OpenAPI. */
 @Global()
 @Module({
+  imports: [DiscoveryModule],
   controllers: [MetadataController, MiniAppIconsController, OpenApiController],
   providers: [MiniAppDocuments, OpenApiDocument],
   exports: [MiniAppDocuments, OpenApiDocument],

@@ -20,6 +20,7 @@ import {
 import { validFile } from '../../src/testing/conformance/conformance.values';
 import { UploadFixtureModule } from '../fixtures/upload.fixture';
 import { createTestApp, postJson } from '../support/app.factory';
+import { fetchDocument, validateOpenApi } from '../support/openapi.helper';
 import { heard, SendTokenWithHookModule } from '../support/outcomes.helper';
 import { SIWE_BASE, signInAs } from '../support/siwe.helper';
 
@@ -69,6 +70,22 @@ describe('MCP: every action as a tool on /mcp', () => {
     await client?.close();
     await app?.close();
     await testChain?.stop();
+  });
+
+  it('is in the OpenAPI document beside the actions and the blinks, which stays valid', async () => {
+    const document = await fetchDocument(app);
+    const mcp = document.paths['/mcp'];
+    expect(Object.keys(mcp).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(mcp.post.responses).sort()).toEqual(
+      ['200', '202', '400', '403', '406', '413', '415'].sort(),
+    );
+    expect(mcp.get.responses['405']).toBeDefined();
+    expect(document.tags?.map((tag) => tag.name)).toEqual(
+      expect.arrayContaining(['MCP', 'Blinks']),
+    );
+    expect(document.paths['/api/blinks/{name}']).toBeDefined();
+    expect(document.paths['/api/calculator']).toBeDefined();
+    expect(validateOpenApi(document)).toEqual({ valid: true, version: '3.1' });
   });
 
   const toolNamed = (name: string): Tool => {
@@ -269,6 +286,13 @@ describe('MCP=off', () => {
       params: { operation: 'add', a: 1, b: 2 },
     });
     expect(action.status).toBe(200);
+  });
+
+  it('leaves /mcp out of the OpenAPI document', async () => {
+    const document = await fetchDocument(app);
+    expect(document.paths['/mcp']).toBeUndefined();
+    expect(document.tags?.map((tag) => tag.name)).not.toContain('MCP');
+    expect(document.paths['/api/calculator']).toBeDefined();
   });
 });
 

@@ -7,6 +7,7 @@ export interface Doc {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Schema> };
+  tags?: { name: string; description?: string }[];
 }
 /**
  * One operation of the document: what the suites check of an action's parameters, request examples,
