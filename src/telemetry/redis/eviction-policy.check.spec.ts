@@ -45,6 +45,16 @@ describe('readClusterEvictionPolicy', () => {
     );
   });
 
+  it('counts the primaries of the policy it names, and says when others differ', async () => {
+    const reading = await readClusterEvictionPolicy({
+      nodes: () => [policy('volatile-lru'), policy('allkeys-lru'), policy('volatile-lru')],
+    });
+    expect(reading).toEqual({
+      policy: 'volatile-lru',
+      where: 'on 2 of 3 primaries; 1 more run another policy than noeviction or cannot be read',
+    });
+  });
+
   it("is the primaries' one policy when none evicts, and unreadable before the slot map", async () => {
     const fine = await readClusterEvictionPolicy({
       nodes: () => [policy('noeviction'), policy('noeviction')],

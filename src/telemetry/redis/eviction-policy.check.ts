@@ -56,8 +56,16 @@ export async function readClusterEvictionPolicy(
   const readings = await Promise.all(primaries.map(readEvictionPolicy));
   const warned = readings.filter((reading) => evictionWarning(reading) !== undefined);
   if (warned.length === 0) return readings[0];
-  return { ...warned[0], where: `on ${warned.length} of ${primaries.length} primaries` };
+  const same = warned.filter((reading) => keyOf(reading) === keyOf(warned[0])).length;
+  const others = warned.length - same;
+  const where =
+    `on ${same} of ${primaries.length} primaries` +
+    (others > 0 ? `; ${others} more run another policy than noeviction or cannot be read` : '');
+  return { ...warned[0], where };
 }
+
+const keyOf = (reading: EvictionReading): string =>
+  'policy' in reading ? reading.policy : `unreadable: ${reading.unreadable}`;
 
 /** The warning a reading deserves, or undefined when Redis never evicts. */
 export function evictionWarning(reading: EvictionReading): string | undefined {
