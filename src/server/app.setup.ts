@@ -10,7 +10,6 @@ import { hostCheck } from './edge/host-check.hook';
 import { type JsonBodyError, parseJsonBody } from './edge/json-body';
 import { edgeServerOptions, hardenServer } from './edge/http-server';
 import { RequestObserver } from './request-observer';
-import { installFastAsyncResourceBind } from './fast-async-bind';
 import { GracefulShutdown } from './graceful-shutdown';
 import { KitModule } from '../kit/kit.module';
 import { closeUnlessUploadRead } from '../kit/uploads/multipart.setup';
@@ -114,8 +113,6 @@ export function createAdapter(config: AppConfig): FastifyAdapter {
 
 /** Everything main.ts and the tests both need on top of the module graph. */
 export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
-  // Nest's interceptors bind twice per request with Node 24's costly AsyncResource#bind.
-  installFastAsyncResourceBind();
   const fastify = app.getHttpAdapter().getInstance();
   const config = app.get<AppConfig>(APP_CONFIG);
   // Nest's Logger writes JSON lines through pino, with the request's id while one is served.

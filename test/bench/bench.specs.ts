@@ -151,14 +151,6 @@ export const SERVERS: ServerSpec[] = [
     // With the service's own Node flags: the comparison is of the layers, not of V8's settings.
     args: [...NODE_FLAGS, ...TS, 'test/bench/nest-floor.server.ts'],
   },
-  // The same floor with the one runtime fix the service installs (src/server/fast-async-bind.ts):
-  // how much of the gap to the floor that fix accounts for, shown beside the floor itself.
-  {
-    id: 'floor-bind',
-    name: 'nest floor, with the fast AsyncResource#bind',
-    args: [...NODE_FLAGS, ...TS, 'test/bench/nest-floor.server.ts'],
-    env: { FLOOR_FAST_BIND: '1' },
-  },
   { id: 'fastify', name: 'bare fastify', args: [...TS, 'test/bench/bare-fastify.server.ts'] },
   { id: 'express', name: 'express 5', args: [...TS, 'test/bench/express.server.ts'] },
 ];

@@ -21,7 +21,6 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { map, type Observable } from 'rxjs';
-import { installFastAsyncResourceBind } from '../../src/server/fast-async-bind';
 import { calculate } from './calculator.handwritten';
 
 /**
@@ -110,8 +109,6 @@ class CalculatorController {
 class FloorModule {}
 
 async function main(): Promise<void> {
-  // The bench's second floor row: the floor with the service's runtime fix.
-  if (process.env.FLOOR_FAST_BIND === '1') installFastAsyncResourceBind();
   const app = await NestFactory.create<NestFastifyApplication>(FloorModule, new FastifyAdapter(), {
     logger: false,
   });
