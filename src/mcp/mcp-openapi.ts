@@ -6,6 +6,7 @@ import type {
   SchemaObject,
   TagObject,
 } from '@nestjs/swagger';
+import { SIGN_IN_PATH } from '../kit/verified-user';
 import { OpenApiExtension } from '../publishing/openapi/openapi-extension';
 import { MCP_PATH } from './mcp.route';
 
@@ -36,8 +37,7 @@ export class McpOpenApi extends OpenApiExtension {
     const post: OperationObject = {
       operationId: 'mcp.message',
       summary: 'One JSON-RPC message of the Model Context Protocol',
-      description:
-        'Accept must name both application/json and text/event-stream. A bearer session token (POST /api/auth/verify) signs in the calls of tools whose action asks for a verified user.',
+      description: `Accept must name both application/json and text/event-stream. A bearer session token (POST ${SIGN_IN_PATH}) signs in the calls of tools whose action asks for a verified user.`,
       tags: [TAG],
       requestBody: {
         required: true,

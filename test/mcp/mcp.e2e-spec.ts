@@ -80,6 +80,7 @@ describe('MCP: every action as a tool on /mcp', () => {
       ['200', '202', '400', '403', '406', '413', '415'].sort(),
     );
     expect(mcp.get.responses['405']).toBeDefined();
+    expect(mcp.post.description).toContain('POST /api/auth/siwe');
     expect(document.tags?.map((tag) => tag.name)).toEqual(
       expect.arrayContaining(['MCP', 'Blinks']),
     );

@@ -15,6 +15,7 @@ export interface Doc {
  */
 export interface Operation {
   operationId: string;
+  description?: string;
   parameters?: {
     name: string;
     in: string;
