@@ -55,13 +55,13 @@ export class McpOpenApi extends OpenApiExtension {
         415: rpc('Content-Type is not application/json'),
       },
     };
-    const refused: OperationObject = {
-      operationId: 'mcp.refused',
+    const get: OperationObject = {
+      operationId: 'mcp.get',
       summary: 'Stateless: no stream to open and no session to end',
       tags: [TAG],
       responses: { 405: rpc('Method not allowed: POST a JSON-RPC message') },
     };
-    return { [MCP_PATH]: { post, get: { ...refused, operationId: 'mcp.get' } } };
+    return { [MCP_PATH]: { post, get } };
   }
 
   schemas(): Record<string, SchemaObject> {

@@ -27,16 +27,20 @@ export class OpenApiDocument implements OnModuleInit {
   ) {}
 
   get document(): OpenAPIObject {
-    return (this.built ??= this.build()).document;
+    return this.once().document;
   }
 
   /** Serialized once: every request answers the same bytes. */
   get json(): string {
-    return (this.built ??= this.build()).json;
+    return this.once().json;
   }
 
   onModuleInit(): void {
-    this.built ??= this.build();
+    this.once();
+  }
+
+  private once(): { document: OpenAPIObject; json: string } {
+    return (this.built ??= this.build());
   }
 
   private build(): { document: OpenAPIObject; json: string } {
