@@ -15,6 +15,7 @@ const ENTRIES = [
   'load.ts',
   'bare-fastify.server.ts',
   'nest-floor.server.ts',
+  'nest-floor.parts.ts',
   'calculator.handwritten.ts',
 ];
 export const ENTRY_DIR = 'dist/bench';

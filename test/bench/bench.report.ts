@@ -64,6 +64,16 @@ export function printTargets(rows: Map<string, Row>): void {
       `full pipeline vs ${floor.spec.name}: ${rps.toFixed(2)} × its req/s, ${p99.toFixed(2)} × its p99; target (issue 45): at least 1.2 ×, p99 no worse`,
     );
   }
+  const card = rows.get('card');
+  if (card && base) {
+    const [rps, p99] = [median(base.rps) / median(card.rps), median(base.p99) / median(card.p99)];
+    const share = floor
+      ? `; the card's stock packages serve ${(median(card.rps) / median(floor.rps)).toFixed(2)} × the floor`
+      : '';
+    console.log(
+      `full pipeline vs ${card.spec.name}: ${rps.toFixed(2)} × its req/s, ${p99.toFixed(2)} × its p99${share}`,
+    );
+  }
   against('redis', 'Redis limits vs memory', 'at most 15 % below');
   against('send-token', 'send-token (simulated) vs calculator', 'within 10 % before simulation');
   against('send-token-unchecked', 'send-token (TX_SIMULATE=off) vs calculator', 'within 10 %');

@@ -24,6 +24,8 @@ export interface ServerSpec {
   countErrors?: boolean;
   /** Runs against the bench's local chain (started once, in its own process). */
   needsChain?: boolean;
+  /** Refuses bad input with its packages' stock 400s: only the load's own request is compared. */
+  stockRefusals?: boolean;
   /** Runs against the stub node (run-bench.ts starts it: answers from memory, at once). */
   needsStub?: boolean;
 }
@@ -150,6 +152,13 @@ export const SERVERS: ServerSpec[] = [
     name: 'nest floor (CORS, 1 guard, envelope interceptor, filter)',
     // With the service's own Node flags: the comparison is of the layers, not of V8's settings.
     args: [...NODE_FLAGS, ...TS, 'test/bench/nest-floor.server.ts'],
+  },
+  // The same shape with the card's own packages doing their stock work (throttler, ValidationPipe).
+  {
+    id: 'card',
+    name: 'nest card, stock packages (floor + origin guard, throttler, ValidationPipe)',
+    args: [...NODE_FLAGS, ...TS, 'test/bench/nest-card.server.ts'],
+    stockRefusals: true,
   },
   { id: 'fastify', name: 'bare fastify', args: [...TS, 'test/bench/bare-fastify.server.ts'] },
   { id: 'express', name: 'express 5', args: [...TS, 'test/bench/express.server.ts'] },

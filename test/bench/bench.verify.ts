@@ -24,13 +24,17 @@ async function ask(base: string, { url, body }: (typeof CASES)[number]): Promise
   return { status: response.status, body: rest, requestId: response.headers.get('x-request-id') };
 }
 
-/** Throws when a baseline answers differently from the production server. */
+/**
+ * Throws when a baseline answers differently from the production server. `successOnly`: the
+ * load's own request alone, for a baseline whose refusals are its packages' stock ones.
+ */
 export async function verifySameAnswers(
   reference: string,
   candidate: string,
   name: string,
+  successOnly = false,
 ): Promise<void> {
-  for (const c of CASES) {
+  for (const c of successOnly ? CASES.slice(0, 1) : CASES) {
     const [want, got] = await Promise.all([ask(reference, c), ask(candidate, c)]);
     if (!got.requestId) throw new Error(`${name}: no x-request-id header`);
     const same =

@@ -73,7 +73,8 @@ async function verify(): Promise<void> {
     for (const spec of chosen) {
       const running = await startServer(spec, PORT);
       try {
-        if (!spec.target) await verifySameAnswers(reference.url, running.url, spec.name);
+        if (!spec.target)
+          await verifySameAnswers(reference.url, running.url, spec.name, spec.stockRefusals);
       } finally {
         await stopServer(running);
       }
