@@ -16,6 +16,7 @@ const ENTRIES = [
   'bare-fastify.server.ts',
   'nest-floor.server.ts',
   'nest-floor.parts.ts',
+  'nest-bare.server.ts',
   'calculator.handwritten.ts',
 ];
 export const ENTRY_DIR = 'dist/bench';

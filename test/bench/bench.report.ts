@@ -64,6 +64,13 @@ export function printTargets(rows: Map<string, Row>): void {
       `full pipeline vs ${floor.spec.name}: ${rps.toFixed(2)} × its req/s, ${p99.toFixed(2)} × its p99; target (issue 45): at least 1.2 ×, p99 no worse`,
     );
   }
+  const bare = rows.get('nest-bare');
+  if (bare && floor) {
+    const share = median(floor.rps) / median(bare.rps);
+    console.log(
+      `${floor.spec.name} vs ${bare.spec.name}: ${share.toFixed(2)} × its req/s; 1.2 × the floor would be ${(1.2 * share).toFixed(2)} × it`,
+    );
+  }
   const card = rows.get('card');
   if (card && base) {
     const [rps, p99] = [median(base.rps) / median(card.rps), median(base.p99) / median(card.p99)];

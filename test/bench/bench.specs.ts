@@ -153,6 +153,12 @@ export const SERVERS: ServerSpec[] = [
     // With the service's own Node flags: the comparison is of the layers, not of V8's settings.
     args: [...NODE_FLAGS, ...TS, 'test/bench/nest-floor.server.ts'],
   },
+  // Nest's router alone, under the floor: what anything built on it can at best serve.
+  {
+    id: 'nest-bare',
+    name: 'nest bare (one controller, nothing else)',
+    args: [...NODE_FLAGS, ...TS, 'test/bench/nest-bare.server.ts'],
+  },
   // The same shape with the card's own packages doing their stock work (throttler, ValidationPipe).
   {
     id: 'card',

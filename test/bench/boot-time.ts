@@ -6,7 +6,7 @@
  * process used until then (steadier than the time on a shared machine). The production build runs
  * compiled, so it is compared with bare Fastify and the floor compiled too (dist/bench, no
  * ts-node): the floor is what any service of the card's shape pays to boot, NestJS's own load and
- * init included. Bare Fastify through ts-node, as its req/s row runs, is shown for the record.
+ * init included, and Nest with nothing in it (nest-bare.server.ts) what Nest alone pays. Bare Fastify through ts-node, as its req/s row runs, is shown for the record.
  * Alone (after `npm run build`): `npx ts-node --transpile-only test/bench/boot-time.ts [boots]`.
  */
 import { compileEntries, ENTRY_DIR } from './bench.entries';
@@ -28,12 +28,19 @@ const COMPILED_FLOOR: ServerSpec = {
   name: 'nest floor, compiled (no ts-node)',
   args: [...NODE_FLAGS, `${ENTRY_DIR}/nest-floor.server.js`],
 };
+const COMPILED_BARE: ServerSpec = {
+  ...spec('nest-bare'),
+  id: 'nest-bare-compiled',
+  name: 'nest bare, compiled (no ts-node)',
+  args: [...NODE_FLAGS, `${ENTRY_DIR}/nest-bare.server.js`],
+};
 /** Compiled bare Fastify and floor first: the figures the production build is compared with. */
 const BOOTED: readonly ServerSpec[] = [
   COMPILED_FASTIFY,
   COMPILED_FLOOR,
   { ...spec('memory'), name: 'nest (the production build, every layer on)' },
   spec('fastify'),
+  COMPILED_BARE,
 ];
 
 interface Boots {
@@ -52,7 +59,7 @@ export async function bootTimes(boots = 7): Promise<string> {
       await stopServer(running);
     }
   }
-  const [fastify, floor, project] = rows.map((row) => median(row.ms));
+  const [fastify, floor, project, , bare] = rows.map((row) => median(row.ms));
   const [fastifyCpu, floorCpu, projectCpu] = rows.map((row) => median(row.cpu));
   const lines = [
     `\nboot to the first answer (POST /api/calculator 200), ${boots} boots each in alternating order:`,
@@ -62,7 +69,7 @@ export async function bootTimes(boots = 7): Promise<string> {
       (row) =>
         `| ${row.spec.name} | ${Math.round(median(row.ms))} | ${Math.round(Math.min(...row.ms))}–${Math.round(Math.max(...row.ms))} | ${Math.round(median(row.cpu))} | ${(median(row.ms) / fastify).toFixed(2)} |`,
     ),
-    `boot: the production build ${Math.round(project)} ms, ${(project / fastify).toFixed(2)} × compiled bare Fastify's ${Math.round(fastify)} ms (CPU ${(projectCpu / fastifyCpu).toFixed(2)} ×; target: at most 2 ×) and ${(project / floor).toFixed(2)} × the compiled floor's ${Math.round(floor)} ms (CPU ${(projectCpu / floorCpu).toFixed(2)} ×), which is ${(floor / fastify).toFixed(2)} × compiled bare Fastify's`,
+    `boot: the production build ${Math.round(project)} ms, ${(project / fastify).toFixed(2)} × compiled bare Fastify's ${Math.round(fastify)} ms (CPU ${(projectCpu / fastifyCpu).toFixed(2)} ×; target: at most 2 ×) and ${(project / floor).toFixed(2)} × the compiled floor's ${Math.round(floor)} ms (CPU ${(projectCpu / floorCpu).toFixed(2)} ×), which is ${(floor / fastify).toFixed(2)} × compiled bare Fastify's; Nest with one controller and nothing else, compiled, is ${(bare / fastify).toFixed(2)} × it`,
   ];
   return lines.join('\n');
 }

@@ -106,12 +106,12 @@ export const FLOOR_PROVIDERS = [
   { provide: APP_FILTER, useClass: ErrorFilter },
 ];
 
-/** Boots `module` on Nest's Fastify adapter with CORS on PORT, and closes it on a signal. */
-export async function serve(module: Type): Promise<void> {
+/** Boots `module` on Nest's Fastify adapter (with CORS unless told) on PORT; closes on a signal. */
+export async function serve(module: Type, { cors = true } = {}): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter(), {
     logger: false,
   });
-  app.enableCors();
+  if (cors) app.enableCors();
   await app.listen(Number(process.env.PORT ?? 3100), '127.0.0.1');
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => void app.close().then(() => process.exit(0)));
