@@ -21,6 +21,7 @@ import { contentIdOf } from '../../src/actions/mint-nft/storage/content-id';
 import { LocalDirectoryStore } from '../../src/actions/mint-nft/storage/local-directory.store';
 import { buildProduction } from '../support/production.server';
 import { freePort } from '../support/redis.helper';
+import { NODE_FLAGS } from './bench.specs';
 
 const MB = 1024 * 1024;
 const READERS = Number(process.env.READERS ?? 400);
@@ -41,7 +42,7 @@ async function startServer(
 ): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
   // As `npm run start:prod` and the container run it.
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', main], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, main], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
