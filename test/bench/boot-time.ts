@@ -6,7 +6,8 @@
  * process used until then (steadier than the time on a shared machine). The production build runs
  * compiled, so it is compared with bare Fastify and the floor compiled too (dist/bench, no
  * ts-node): the floor is what any service of the card's shape pays to boot, NestJS's own load and
- * init included, and Nest with nothing in it (nest-bare.server.ts) what Nest alone pays. Bare Fastify through ts-node, as its req/s row runs, is shown for the record.
+ * init included, and Nest with nothing in it (nest-bare.server.ts) what Nest alone pays. Bare
+ * Fastify through ts-node, as its req/s row runs, is shown for the record.
  * Alone (after `npm run build`): `npx ts-node --transpile-only test/bench/boot-time.ts [boots]`.
  */
 import { compileEntries, ENTRY_DIR } from './bench.entries';
