@@ -4,7 +4,6 @@ import {
   Controller,
   type ExecutionContext,
   HttpCode,
-  HttpException,
   Injectable,
   Module,
   Post,
@@ -16,8 +15,7 @@ import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
 import { Type } from 'class-transformer';
 import { IsIn, IsNumber, IsObject, ValidateNested } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
-import { calculate } from './calculator.handwritten';
-import { FLOOR_PROVIDERS, serve } from './nest-floor.parts';
+import { calculatorResult, FLOOR_PROVIDERS, serve } from './nest-floor.parts';
 
 /**
  * The design card's shape with the card's own packages doing their stock work: the floor
@@ -67,9 +65,8 @@ class CalculatorController {
     @Body() body: CalculatorBody,
     @Query() query: Record<string, unknown>,
   ): { data: unknown; message: string } {
-    const answer = calculate(body, query, performance.now());
-    if (answer.status !== 200) throw new HttpException(answer.body, answer.status);
-    return { data: answer.body.data, message: answer.body.message as string };
+    // Its own controller only for the body's type, which ValidationPipe validates against.
+    return calculatorResult(body, query);
   }
 }
 

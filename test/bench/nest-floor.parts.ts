@@ -85,6 +85,16 @@ export class ErrorFilter implements ExceptionFilter {
   }
 }
 
+/** The calculator's result for the envelope interceptor; a refusal thrown with its envelope. */
+export function calculatorResult(
+  body: unknown,
+  query: Record<string, unknown>,
+): { data: unknown; message: string } {
+  const answer = calculate(body, query, performance.now());
+  if (answer.status !== 200) throw new HttpException(answer.body, answer.status);
+  return { data: answer.body.data, message: answer.body.message as string };
+}
+
 @Controller('api')
 export class CalculatorController {
   @Post('calculator')
@@ -93,9 +103,7 @@ export class CalculatorController {
     @Body() body: unknown,
     @Query() query: Record<string, unknown>,
   ): { data: unknown; message: string } {
-    const answer = calculate(body, query, performance.now());
-    if (answer.status !== 200) throw new HttpException(answer.body, answer.status);
-    return { data: answer.body.data, message: answer.body.message as string };
+    return calculatorResult(body, query);
   }
 }
 
